@@ -1,0 +1,69 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Targets follow DESIGN.md: Model ← Presenters ← Coordinator, Store; the View (Transport, pages)
+/// reaches C through thin system-library modules; App is the composition root.
+let package = Package(
+    name: "FootballGatherLive",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "gather", targets: ["GatherApp"]),
+        .executable(name: "gather-bench", targets: ["GatherBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // MARK: - C modules
+        .systemLibrary(name: "CLibWebSockets", path: "Sources/CLibWebSockets", pkgConfig: "libwebsockets",
+                       providers: [.apt(["libwebsockets-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
+
+        // MARK: - Pure core
+        .target(name: "GatherModel", path: "Sources/Model"),
+        .target(name: "GatherPresenters", dependencies: ["GatherModel"], path: "Sources/Presenters"),
+
+        // MARK: - Single writer and its memory
+        .target(name: "GatherStore", dependencies: [
+            "GatherModel", .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Sources/Store"),
+        .target(name: "GatherCoordinator", dependencies: [
+            "GatherModel", "GatherPresenters", "GatherStore", .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Coordinator"),
+
+        // MARK: - View: the transport to the pages
+        .target(name: "GatherTransport", dependencies: [
+            "CLibWebSockets", "COpenSSL", .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Transport"),
+
+        // MARK: - OpenSSL services
+        .target(name: "GatherSecurity", dependencies: ["COpenSSL"], path: "Sources/Security"),
+        .target(name: "GatherCertificates", dependencies: ["COpenSSL", "GatherSecurity"], path: "Sources/Certificates"),
+
+        // MARK: - Executables
+        .executableTarget(name: "GatherApp", dependencies: [
+            "GatherModel", "GatherPresenters", "GatherCoordinator", "GatherStore", "GatherTransport",
+            "GatherSecurity", "GatherCertificates", "CQREncode",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/App"),
+        .executableTarget(name: "GatherBench", dependencies: [
+            "CLibWebSockets", "COpenSSL",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Sources/Bench"),
+
+        // MARK: - Tests
+        .testTarget(name: "ModelTests", dependencies: ["GatherModel"], path: "Tests/ModelTests"),
+        .testTarget(name: "PresentersTests", dependencies: ["GatherPresenters"], path: "Tests/PresentersTests"),
+        .testTarget(name: "StoreTests", dependencies: ["GatherStore"], path: "Tests/StoreTests"),
+        .testTarget(name: "CoordinatorTests", dependencies: ["GatherCoordinator", "GatherStore"], path: "Tests/CoordinatorTests"),
+        .testTarget(name: "TransportTests", dependencies: ["GatherTransport", "CLibWebSockets"], path: "Tests/TransportTests"),
+        .testTarget(name: "SecurityTests", dependencies: ["GatherSecurity"], path: "Tests/SecurityTests"),
+        .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity"], path: "Tests/CertificatesTests"),
+    ]
+)

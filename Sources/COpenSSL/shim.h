@@ -1,0 +1,29 @@
+#ifndef GATHER_COPENSSL_SHIM_H
+#define GATHER_COPENSSL_SHIM_H
+
+#include <openssl/asn1.h>
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+// Macros that do not import into Swift.
+
+static inline long gather_ssl_ctx_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+static inline long gather_ssl_mode_release_buffers(void) { return SSL_MODE_RELEASE_BUFFERS; }
+static inline int gather_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) {
+    return (int)SSL_CTX_set_min_proto_version(ctx, version);
+}
+static inline int gather_tls1_2_version(void) { return TLS1_2_VERSION; }
+static inline int gather_tls1_3_version(void) { return TLS1_3_VERSION; }
+
+#endif

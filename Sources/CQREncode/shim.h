@@ -1,0 +1,4 @@
+#ifndef GATHER_CQRENCODE_SHIM_H
+#define GATHER_CQRENCODE_SHIM_H
+#include <qrencode.h>
+#endif

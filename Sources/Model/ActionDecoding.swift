@@ -1,0 +1,167 @@
+/// Turns `command.action` from the wire into an `Action`, checking every field's type, range
+/// and length. Range checks that need no state happen here; the rules check the rest.
+public enum ActionDecoder {
+    public static let nameLength = 1...50
+    public static let teamNameLength = 1...30
+    public static let favouriteTeamMaxLength = 50
+    public static let ageRange = 1...99
+    public static let clockRange = 0...59
+
+    public static func decode(_ json: JSONValue) -> Result<Action, Rejection> {
+        do {
+            return .success(try action(from: json))
+        } catch let rejection as Rejection {
+            return .failure(rejection)
+        } catch {
+            return .failure(Rejection(.invalid, "The action could not be read."))
+        }
+    }
+
+    private static func action(from json: JSONValue) throws -> Action {
+        guard case .object = json else { throw invalid("The action must be an object with a \"kind\".") }
+        guard let kind = json["kind"]?.stringValue else { throw invalid("The action needs a \"kind\" string.") }
+        switch kind {
+        case "addPlayer":
+            var changes = try playerChanges(json)
+            guard changes.name != nil else { throw invalid("A new player needs a name.") }
+            // A new player has nothing to keep: "keep" and "clear" both mean unset.
+            if changes.age == .clear { changes.age = .keep }
+            if changes.skill == .clear { changes.skill = .keep }
+            if changes.position == .clear { changes.position = .keep }
+            if changes.favouriteTeam == .clear { changes.favouriteTeam = .keep }
+            return .addPlayer(changes)
+        case "editPlayer":
+            let id = try playerID(json)
+            let changes = try playerChanges(json)
+            guard !changes.isEmpty else { throw invalid("Say which field of the player to change.") }
+            return .editPlayer(id, changes)
+        case "removePlayer":
+            return .removePlayer(try playerID(json))
+        case "createGather":
+            guard case .array(let values)? = json["playerIds"] else {
+                throw invalid("Choose the players for the gather (\"playerIds\").")
+            }
+            guard values.count <= 1000 else { throw invalid("A gather can hold at most 1000 players.") }
+            let ids = try values.map { value -> Int in
+                guard let id = value.intValue else { throw invalid("Player ids are whole numbers.") }
+                return id
+            }
+            guard Set(ids).count == ids.count else { throw invalid("Each player can be selected only once.") }
+            guard ids.count >= 2 else { throw invalid("Select at least two players to start a gather.") }
+            return .createGather(playerIDs: ids)
+        case "assign":
+            let id = try playerID(json)
+            guard let to = json["to"]?.stringValue.flatMap(Placement.init(rawValue:)) else {
+                throw invalid("\"to\" must be \"A\", \"B\", \"bench\" or \"out\".")
+            }
+            return .assign(id, to: to)
+        case "renameTeam":
+            let side = try team(json)
+            let name = try text(json["name"], field: "Team name", length: teamNameLength, required: true)
+            return .renameTeam(side, name: name!)
+        case "startGather": return .startGather
+        case "score":
+            let side = try team(json)
+            guard let delta = json["delta"]?.intValue, delta == 1 || delta == -1 else {
+                throw invalid("A score change is +1 or -1 (\"delta\").")
+            }
+            return .score(side, delta: delta)
+        case "setTimer":
+            guard let minutes = json["minutes"]?.intValue, clockRange.contains(minutes),
+                  let seconds = json["seconds"]?.intValue, clockRange.contains(seconds)
+            else { throw invalid("Minutes and seconds must each be whole numbers from 0 to 59.") }
+            guard minutes > 0 || seconds > 0 else { throw invalid("Set at least one second on the timer.") }
+            return .setTimer(minutes: minutes, seconds: seconds)
+        case "startTimer": return .startTimer
+        case "pauseTimer": return .pauseTimer
+        case "resetTimer": return .resetTimer
+        case "endGather": return .endGather
+        case "cancelGather": return .cancelGather
+        default:
+            throw invalid("Unknown action \"\(String(kind.prefix(40)))\".")
+        }
+    }
+
+    // MARK: - Fields
+
+    private static func playerID(_ json: JSONValue) throws -> Player.ID {
+        guard let id = json["playerId"]?.intValue else { throw invalid("Say which player (\"playerId\", a number).") }
+        return id
+    }
+
+    private static func team(_ json: JSONValue) throws -> TeamSide {
+        guard let side = json["team"]?.stringValue.flatMap(TeamSide.init(rawValue:)) else {
+            throw invalid("\"team\" must be \"A\" or \"B\".")
+        }
+        return side
+    }
+
+    private static func playerChanges(_ json: JSONValue) throws -> PlayerChanges {
+        var changes = PlayerChanges()
+        if let value = json["name"] {
+            changes.name = try text(value, field: "The name", length: nameLength, required: true)
+        }
+        changes.age = try field(json["age"]) { value in
+            guard let age = value.intValue, ageRange.contains(age) else {
+                throw invalid("Age must be a whole number from 1 to 99.")
+            }
+            return age
+        }
+        changes.skill = try field(json["skill"]) { value in
+            guard let skill = value.stringValue.flatMap(Skill.init(rawValue:)) else {
+                throw invalid("Skill must be beginner, amateur or professional.")
+            }
+            return skill
+        }
+        changes.position = try field(json["position"]) { value in
+            guard let position = value.stringValue.flatMap(Position.init(rawValue:)) else {
+                throw invalid("Position must be goalkeeper, defender, midfielder, winger or striker.")
+            }
+            return position
+        }
+        changes.favouriteTeam = try field(json["favouriteTeam"]) { value in
+            guard let team = try text(value, field: "The favourite team", length: 0...favouriteTeamMaxLength,
+                                      required: false)
+            else { throw invalid("The favourite team must be text.") }
+            return team
+        }
+        if changes.favouriteTeam == .set("") { changes.favouriteTeam = .clear }
+        return changes
+    }
+
+    private static func field<Value>(_ value: JSONValue?, _ read: (JSONValue) throws -> Value) throws
+        -> FieldChange<Value>
+    {
+        guard let value else { return .keep }
+        if value.isNull { return .clear }
+        return .set(try read(value))
+    }
+
+    /// Trimmed text within `length` characters, with no control characters.
+    private static func text(_ value: JSONValue?, field: String, length: ClosedRange<Int>, required: Bool) throws
+        -> String?
+    {
+        guard let raw = value?.stringValue else {
+            throw invalid("\(field) must be text of \(length.lowerBound)–\(length.upperBound) characters.")
+        }
+        let trimmed = raw.trimmingWhitespace()
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw invalid("\(field) cannot contain control characters.")
+        }
+        guard length.contains(trimmed.count) else {
+            throw invalid("\(field) must be \(length.lowerBound)–\(length.upperBound) characters long.")
+        }
+        return trimmed
+    }
+
+    private static func invalid(_ message: String) -> Rejection { Rejection(.invalid, message) }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}
