@@ -1,0 +1,40 @@
+import GatherModel
+
+/// Renders `ServerMessage`s as `gather.v1` JSON.
+public enum MessagePresenter {
+    public static let protocolName = "gather.v1"
+
+    public static func bytes(_ message: ServerMessage) -> [UInt8] {
+        JSONWriter.bytes(json(message))
+    }
+
+    public static func json(_ message: ServerMessage) -> JSONValue {
+        switch message {
+        case .welcome(let serverTime):
+            return ["type": "welcome", "role": .string(Role.spectator.rawValue), "protocol": .string(protocolName),
+                    "serverTime": .int(Int(serverTime))]
+        case .snapshot(let version, let state, let now):
+            return ["type": "snapshot", "version": .int(version), "state": StatePresenter.json(state, now: now)]
+        case .tick(let timer, let now):
+            return ["type": "tick", "timer": StatePresenter.json(timer, now: now)]
+        case .presence(let organisers, let spectators):
+            return ["type": "presence", "organisers": .array(organisers.sorted().map(JSONValue.string)),
+                    "spectators": .int(spectators)]
+        case .session(let grant?):
+            return ["type": "session", "role": .string(Role.organiser.rawValue), "username": .string(grant.username),
+                    "token": .string(grant.token), "inviteCode": .string(grant.inviteCode)]
+        case .session(nil):
+            return ["type": "session", "role": .string(Role.spectator.rawValue)]
+        case .ack(let id, let version):
+            return ["type": "ack", "id": .string(id), "version": .int(version)]
+        case .rejected(let id, let rejection, let version):
+            return ["type": "rejected", "id": .string(id), "code": .string(rejection.code.rawValue),
+                    "message": .string(rejection.message), "version": .int(version)]
+        case .error(let code, let message, let id):
+            var members: [String: JSONValue] = ["type": "error", "code": .string(code.rawValue),
+                                                "message": .string(message)]
+            if let id { members["id"] = .string(id) }
+            return .object(members)
+        }
+    }
+}

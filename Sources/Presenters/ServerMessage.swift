@@ -1,0 +1,45 @@
+import GatherModel
+
+/// Who a connection is, as the wire says it.
+public enum Role: String, Sendable {
+    case spectator, organiser
+}
+
+/// Codes of `error` messages (PROTOCOL.md: "Server → client").
+public enum ErrorCode: String, Sendable {
+    case badJSON = "bad_json"
+    case badMessage = "bad_message"
+    case unknownType = "unknown_type"
+    case internalError = "internal"
+    case badInvite = "bad_invite"
+    case invalid
+    case usernameTaken = "username_taken"
+    case rateLimited = "rate_limited"
+    case unauthorized
+}
+
+/// Everything the server says, before it becomes bytes. The Coordinator emits these values, so
+/// its tests compare whole messages, and the Presenters alone decide their JSON shape.
+public enum ServerMessage: Equatable, Sendable {
+    case welcome(serverTime: Int64)
+    case snapshot(version: Int, state: GatherState, now: Int64)
+    case tick(timer: MatchTimer, now: Int64)
+    case presence(organisers: [String], spectators: Int)
+    case session(SessionGrant?)
+    case ack(id: String, version: Int)
+    case rejected(id: String, rejection: Rejection, version: Int)
+    case error(code: ErrorCode, message: String, id: String?)
+}
+
+/// What an organiser learns on `register`, `login` or `resume`; nil after `logout`.
+public struct SessionGrant: Equatable, Sendable {
+    public var username: String
+    public var token: String
+    public var inviteCode: String
+
+    public init(username: String, token: String, inviteCode: String) {
+        self.username = username
+        self.token = token
+        self.inviteCode = inviteCode
+    }
+}
