@@ -1,0 +1,43 @@
+import GatherPresenters
+
+/// One connected client: its role, and the limits that apply to it alone.
+struct ClientSession {
+    var address: String
+    var role: Role = .spectator
+    var username: String?
+    var tokenHash: String?
+    var commandBucket: TokenBucket
+    /// A `register`/`login` waiting for the KDF; one at a time per connection, so a flood of
+    /// correct logins cannot queue unbounded CPU work.
+    var awaitingPassword = false
+}
+
+/// Who is connected, and the presence line derived from it.
+struct ClientRegistry {
+    private(set) var sessions: [ClientID: ClientSession] = [:]
+
+    subscript(client: ClientID) -> ClientSession? {
+        get { sessions[client] }
+        set { sessions[client] = newValue }
+    }
+
+    var presence: Presence {
+        var organisers = Set<String>()
+        var spectators = 0
+        for session in sessions.values {
+            if session.role == .organiser, let username = session.username { organisers.insert(username) }
+            else { spectators += 1 }
+        }
+        return Presence(organisers: organisers.sorted(), spectators: spectators)
+    }
+
+    /// Connections signed in with this token; all of them lose the role when it is revoked.
+    func clients(withTokenHash tokenHash: String) -> [ClientID] {
+        sessions.filter { $0.value.tokenHash == tokenHash }.map(\.key).sorted()
+    }
+}
+
+struct Presence: Equatable {
+    var organisers: [String]
+    var spectators: Int
+}

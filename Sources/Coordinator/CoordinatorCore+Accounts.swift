@@ -1,0 +1,195 @@
+import GatherModel
+import GatherPresenters
+import GatherStore
+import Logging
+
+// MARK: - Accounts: register, login, resume, logout
+
+extension CoordinatorCore {
+    static let usernameLength = 3...32
+    static let passwordLength = 8...128
+
+    func register(username: JSONValue?, password: JSONValue?, inviteCode: JSONValue?, id: String?,
+                  from client: ClientID, into effects: inout [Effect]) {
+        let name = username?.stringValue
+        guard admitAttempt(username: name, id: id, from: client, into: &effects) else { return }
+        guard let name, Self.isValidUsername(name) else {
+            return failAttempt(.invalid, "A username is 3–32 letters, digits, '_', '.' or '-'.", username: name,
+                               id: id, client: client, into: &effects)
+        }
+        guard let secret = password?.stringValue, Self.passwordLength.contains(secret.count) else {
+            return failAttempt(.invalid, "A password is 8–128 characters.", username: name, id: id, client: client,
+                               into: &effects)
+        }
+        guard let code = inviteCode?.stringValue,
+              code.uppercased() == environment.inviteCode.uppercased()
+        else {
+            return failAttempt(.badInvite, "That invite code is not right; ask an organiser for the current one.",
+                               username: name, id: id, client: client, into: &effects)
+        }
+        do {
+            if try store.organiser(username: name) != nil {
+                return failAttempt(.usernameTaken, "The username \(name) is taken; choose another.", username: name,
+                                   id: id, client: client, into: &effects)
+            }
+        } catch {
+            return internalError(error, id: id, client: client, into: &effects)
+        }
+        clients[client]?.awaitingPassword = true
+        effects.append(.hashPassword(PasswordJob(client: client, purpose: .register, username: name, password: secret,
+                                                 requestID: id)))
+    }
+
+    func finishRegistration(_ job: PasswordJob, encodedHash: String, into effects: inout [Effect]) {
+        guard clients[job.client] != nil else { return }
+        clients[job.client]?.awaitingPassword = false
+        do {
+            guard try store.insertOrganiser(username: job.username, passwordHash: encodedHash, at: environment.now())
+            else {
+                return failAttempt(.usernameTaken, "The username \(job.username) is taken; choose another.",
+                                   username: job.username, id: job.requestID, client: job.client, into: &effects)
+            }
+            try grantSession(username: job.username, id: job.requestID, to: job.client, into: &effects)
+            logger.info("organiser registered", metadata: ["organiser.username": "\(job.username)"])
+        } catch {
+            internalError(error, id: job.requestID, client: job.client, into: &effects)
+        }
+    }
+
+    func login(username: JSONValue?, password: JSONValue?, id: String?, from client: ClientID,
+               into effects: inout [Effect]) {
+        let name = username?.stringValue
+        guard admitAttempt(username: name, id: id, from: client, into: &effects) else { return }
+        guard let name, let secret = password?.stringValue, Self.passwordLength.contains(secret.count) else {
+            return failAttempt(.unauthorized, "Wrong username or password.", username: name, id: id, client: client,
+                               into: &effects)
+        }
+        do {
+            let organiser = try store.organiser(username: name)
+            clients[client]?.awaitingPassword = true
+            effects.append(.verifyPassword(
+                PasswordJob(client: client, purpose: .login, username: organiser?.username ?? name, password: secret,
+                            requestID: id),
+                against: organiser?.passwordHash ?? environment.decoyPasswordHash))
+        } catch {
+            internalError(error, id: id, client: client, into: &effects)
+        }
+    }
+
+    func finishLogin(_ job: PasswordJob, matches: Bool, into effects: inout [Effect]) {
+        guard clients[job.client] != nil else { return }
+        clients[job.client]?.awaitingPassword = false
+        do {
+            guard matches, try store.organiser(username: job.username) != nil else {
+                return failAttempt(.unauthorized, "Wrong username or password.", username: job.username,
+                                   id: job.requestID, client: job.client, into: &effects)
+            }
+            try grantSession(username: job.username, id: job.requestID, to: job.client, into: &effects)
+        } catch {
+            internalError(error, id: job.requestID, client: job.client, into: &effects)
+        }
+    }
+
+    func resume(token: JSONValue?, id: String?, from client: ClientID, into effects: inout [Effect]) {
+        let now = environment.now()
+        guard let token = token?.stringValue, (16...256).contains(token.utf8.count) else {
+            effects.append(.send(client, .error(code: .unauthorized, message: "That session has ended; log in again.",
+                                                id: id)))
+            return
+        }
+        let tokenHash = environment.hashToken(token)
+        do {
+            guard let username = try store.sessionUsername(tokenHash: tokenHash,
+                                                           usedSince: now - environment.limits.sessionIdleExpiryMs,
+                                                           now: now)
+            else {
+                effects.append(.send(client, .error(code: .unauthorized,
+                                                    message: "That session has ended; log in again.", id: id)))
+                return
+            }
+            becomeOrganiser(client, username: username, tokenHash: tokenHash)
+            effects.append(.send(client, .session(SessionGrant(username: username, token: token,
+                                                               inviteCode: environment.inviteCode))))
+        } catch {
+            internalError(error, id: id, client: client, into: &effects)
+        }
+    }
+
+    func logout(id: String?, from client: ClientID, into effects: inout [Effect]) {
+        guard let tokenHash = clients[client]?.tokenHash else {
+            effects.append(.send(client, .session(nil)))
+            return
+        }
+        do {
+            try store.deleteSession(tokenHash: tokenHash)
+        } catch {
+            return internalError(error, id: id, client: client, into: &effects)
+        }
+        for other in clients.clients(withTokenHash: tokenHash) {
+            clients[other]?.role = .spectator
+            clients[other]?.username = nil
+            clients[other]?.tokenHash = nil
+            effects.append(.send(other, .session(nil)))
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func isValidUsername(_ name: String) -> Bool {
+        usernameLength.contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    private func grantSession(username: String, id: String?, to client: ClientID, into effects: inout [Effect]) throws {
+        let token = environment.newToken()
+        let tokenHash = environment.hashToken(token)
+        try store.insertSession(tokenHash: tokenHash, username: username, at: environment.now())
+        becomeOrganiser(client, username: username, tokenHash: tokenHash)
+        effects.append(.send(client, .session(SessionGrant(username: username, token: token,
+                                                           inviteCode: environment.inviteCode))))
+    }
+
+    private func becomeOrganiser(_ client: ClientID, username: String, tokenHash: String) {
+        clients[client]?.role = .organiser
+        clients[client]?.username = username
+        clients[client]?.tokenHash = tokenHash
+    }
+
+    /// Refuses an attempt while its username or address is locked out, or while one is pending.
+    private func admitAttempt(username: String?, id: String?, from client: ClientID,
+                              into effects: inout [Effect]) -> Bool {
+        guard let session = clients[client] else { return false }
+        let now = environment.now()
+        let locked = failures.isLocked("address:" + session.address, now: now)
+            || username.map { failures.isLocked("user:" + $0.lowercased(), now: now) } == true
+        if locked || session.awaitingPassword {
+            effects.append(.send(client, .error(code: .rateLimited,
+                                                message: locked
+                                                    ? "Too many failed attempts; wait a minute and try again."
+                                                    : "Still checking your last attempt; wait a moment.",
+                                                id: id)))
+            return false
+        }
+        return true
+    }
+
+    private func failAttempt(_ code: ErrorCode, _ message: String, username: String?, id: String?, client: ClientID,
+                             into effects: inout [Effect]) {
+        let now = environment.now()
+        if let address = clients[client]?.address { failures.recordFailure("address:" + address, now: now) }
+        if let username, !username.isEmpty, username.utf8.count <= 128 {
+            failures.recordFailure("user:" + username.lowercased(), now: now)
+        }
+        effects.append(.send(client, .error(code: code, message: message, id: id)))
+    }
+
+    private func internalError(_ error: Error, id: String?, client: ClientID, into effects: inout [Effect]) {
+        clients[client]?.awaitingPassword = false
+        logger.error("account request failed inside the server", metadata: ["client.id": "\(client)",
+                                                                             "error": "\(error)"])
+        effects.append(.send(client, .error(code: .internalError, message: "The server could not do that; try again.",
+                                            id: id)))
+    }
+}

@@ -1,0 +1,142 @@
+import GatherModel
+import GatherPresenters
+import GatherStore
+import Logging
+
+// MARK: - Commands: role, rate, exactly once, arbitration, rules, durability
+
+extension CoordinatorCore {
+    func handleCommand(id: String, base: JSONValue?, action: JSONValue?, from client: ClientID,
+                       into effects: inout [Effect]) {
+        guard var session = clients[client], session.role == .organiser, let organiser = session.username else {
+            reject(id, Rejection(.forbidden, "Only organisers can change the gather; log in first."), to: client,
+                   into: &effects)
+            return
+        }
+        let now = environment.now()
+        guard session.commandBucket.take(now: now) else {
+            clients[client] = session
+            reject(id, Rejection(.rateLimited, "Too many commands at once; wait a moment and try again."),
+                   to: client, into: &effects)
+            return
+        }
+        clients[client] = session
+
+        do {
+            if let earlier = try store.reply(organiser: organiser, commandID: id) {
+                effects.append(.send(client, message(for: earlier, id: id)))
+                return
+            }
+            let outcome = try decide(base: base, action: action, organiser: organiser, now: now)
+            switch outcome {
+            case .rejected(let rejection):
+                try store.recordReply(.rejected(code: rejection.code, message: rejection.message, version: version),
+                                      organiser: organiser, commandID: id)
+                reject(id, rejection, to: client, into: &effects)
+            case .applied(let next, let subjects, let kind):
+                let entry = JournalEntry(version: version + 1, organiser: organiser, commandID: id, kind: kind,
+                                         subjects: subjects, at: now)
+                try commit(next, entry: entry, into: &effects)
+                effects.append(.send(client, .ack(id: id, version: version)))
+                rescheduleCountdown(into: &effects)
+            }
+        } catch {
+            logger.error("command failed inside the server", metadata: [
+                "command.id": "\(id)", "client.id": "\(client)", "error": "\(error)",
+            ])
+            effects.append(.send(client, .error(code: .internalError,
+                                                message: "The server could not save this change; nothing was applied. Try again.",
+                                                id: id)))
+        }
+    }
+
+    private enum Decision {
+        case rejected(Rejection)
+        case applied(GatherState, subjects: Set<Subject>, kind: String)
+    }
+
+    private func decide(base: JSONValue?, action: JSONValue?, organiser: String, now: Int64) throws -> Decision {
+        guard let base = base?.intValue, (0...version).contains(base) else {
+            return .rejected(Rejection(.invalid,
+                                       "\"base\" must be the last version you saw, a whole number from 0 to \(version)."))
+        }
+        guard let action else { return .rejected(Rejection(.invalid, "The command needs an \"action\".")) }
+        let decoded: Action
+        switch ActionDecoder.decode(action) {
+        case .success(let value): decoded = value
+        case .failure(let rejection): return .rejected(rejection)
+        }
+        let subjects = GatherRules.subjects(of: decoded, in: state)
+        if base < version,
+           let (entry, subject) = try arbiter.conflict(after: base, subjects: subjects, organiser: organiser, store: store)
+        {
+            return .rejected(Rejection(.conflict, Arbiter.conflictMessage(entry: entry, subject: subject, state: state,
+                                                                          now: now)))
+        }
+        var next = state
+        let context = ActionContext(now: now, by: organiser, newGatherID: environment.newGatherID())
+        switch GatherRules.apply(decoded, to: &next, context: context) {
+        case .failure(let rejection): return .rejected(rejection)
+        case .success: return .applied(next, subjects: subjects, kind: decoded.kind)
+        }
+    }
+
+    /// Makes a change durable, then adopts it and publishes it. Nothing is adopted if the Store fails.
+    func commit(_ next: GatherState, entry: JournalEntry, into effects: inout [Effect]) throws {
+        try store.commit(before: state, after: next, entry: entry)
+        state = next
+        version = entry.version
+        arbiter.remember(entry)
+        effects.append(.publishSnapshot(version: version, state: state))
+    }
+
+    private func reject(_ id: String, _ rejection: Rejection, to client: ClientID, into effects: inout [Effect]) {
+        effects.append(.send(client, .rejected(id: id, rejection: rejection, version: version)))
+    }
+
+    private func message(for reply: StoredReply, id: String) -> ServerMessage {
+        switch reply {
+        case .ack(let version): .ack(id: id, version: version)
+        case .rejected(let code, let message, let version):
+            .rejected(id: id, rejection: Rejection(code, message), version: version)
+        }
+    }
+
+    // MARK: - Countdown
+
+    /// Finishes a running timer whose end has passed. Returns whether it did.
+    @discardableResult
+    func expireTimerIfDue(into effects: inout [Effect]) -> Bool {
+        let now = environment.now()
+        var next = state
+        guard GatherRules.expireTimer(&next, now: now) else { return false }
+        let entry = JournalEntry(version: version + 1, organiser: nil, commandID: nil, kind: "timerExpired",
+                                 subjects: [.timer], at: now)
+        do {
+            try commit(next, entry: entry, into: &effects)
+            return true
+        } catch {
+            // Retried at the next wake-up; the timer stays at 00:00 meanwhile.
+            logger.error("could not save the end of the countdown", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    /// Wakes on each whole second of the remaining time, and at zero.
+    func rescheduleCountdown(into effects: inout [Effect]) {
+        var wake: Int64?
+        if let timer = state.gather?.timer, timer.status == .running, let endsAt = timer.endsAt {
+            let now = environment.now()
+            let remaining = endsAt - now
+            if remaining <= 0 {
+                wake = now + 1000 // the save failed; try again shortly
+            } else {
+                let toNextSecond = remaining % 1000 == 0 ? 1000 : remaining % 1000
+                wake = now + min(toNextSecond, remaining)
+            }
+        }
+        guard wake != countdownWake else { return }
+        countdownWake = wake
+        effects.append(.scheduleCountdown(at: wake))
+    }
+}

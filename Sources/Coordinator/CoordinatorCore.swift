@@ -1,0 +1,121 @@
+import GatherModel
+import GatherPresenters
+import GatherStore
+import Logging
+
+/// The single writer's logic, synchronous and free of Dispatch: every event goes in, the list of
+/// effects comes out. `GatherCoordinator` runs it on one serial queue; tests drive it directly
+/// with a test clock and assert the whole state and every effect.
+public final class CoordinatorCore {
+    public internal(set) var state: GatherState
+    public internal(set) var version: Int
+
+    let store: GatherStore
+    let environment: CoordinatorEnvironment
+    let logger: Logger
+    var clients = ClientRegistry()
+    var arbiter: Arbiter
+    var failures: FailureLimiter
+    var countdownWake: Int64?
+    var publishedPresence = Presence(organisers: [], spectators: 0)
+    var presencePublishedAt: Int64 = .min
+    var presenceWakeScheduled = false
+
+    /// Loads the durable state. Call `start()` next for the effects that follow from it.
+    public init(store: GatherStore, environment: CoordinatorEnvironment, logger: Logger) throws {
+        let loaded = try store.load()
+        self.state = loaded.state
+        self.version = loaded.version
+        self.store = store
+        self.environment = environment
+        self.logger = logger
+        self.arbiter = Arbiter(recent: loaded.recentJournal, windowLimit: environment.limits.journalWindow)
+        self.failures = FailureLimiter(allowed: environment.limits.failedLoginsAllowed,
+                                       windowMs: environment.limits.failureWindowMs,
+                                       lockoutMs: environment.limits.lockoutMs)
+    }
+
+    /// A timer that ran out while the server was down finishes now, dated when it really ended;
+    /// one still running is woken on its next second.
+    public func start() -> [Effect] {
+        var effects: [Effect] = []
+        expireTimerIfDue(into: &effects)
+        rescheduleCountdown(into: &effects)
+        return effects
+    }
+
+    public func handle(_ event: CoordinatorEvent) -> [Effect] {
+        var effects: [Effect] = []
+        switch event {
+        case .clientConnected(let client, let address):
+            let now = environment.now()
+            clients[client] = ClientSession(address: address,
+                                            commandBucket: TokenBucket(capacity: environment.limits.commandBurst,
+                                                                       ratePerSecond: environment.limits.commandsPerSecond,
+                                                                       now: now))
+            effects.append(.greet(client, .welcome(serverTime: now)))
+        case .clientDisconnected(let client):
+            clients[client] = nil
+        case .messageReceived(let client, let text):
+            guard clients[client] != nil else { break }
+            receive(text, from: client, into: &effects)
+        case .countdownWoke:
+            countdownWake = nil
+            if !expireTimerIfDue(into: &effects), let timer = state.gather?.timer, timer.status == .running {
+                effects.append(.publishTick(timer))
+            }
+            rescheduleCountdown(into: &effects)
+        case .presenceWoke:
+            presenceWakeScheduled = false
+        case .passwordHashed(let job, let encodedHash):
+            finishRegistration(job, encodedHash: encodedHash, into: &effects)
+        case .passwordChecked(let job, let matches):
+            finishLogin(job, matches: matches, into: &effects)
+        }
+        updatePresence(into: &effects)
+        return effects
+    }
+
+    // MARK: - Messages
+
+    private func receive(_ text: String, from client: ClientID, into effects: inout [Effect]) {
+        let envelope: ClientEnvelope
+        switch ClientMessageDecoder.decode(text) {
+        case .success(let decoded): envelope = decoded
+        case .failure(let failure):
+            effects.append(.send(client, .error(code: failure.code, message: failure.message, id: failure.id)))
+            return
+        }
+        switch envelope.message {
+        case .command(let base, let action):
+            // The decoder guarantees a command has an id.
+            handleCommand(id: envelope.id!, base: base, action: action, from: client, into: &effects)
+        case .register(let username, let password, let inviteCode):
+            register(username: username, password: password, inviteCode: inviteCode, id: envelope.id, from: client,
+                     into: &effects)
+        case .login(let username, let password):
+            login(username: username, password: password, id: envelope.id, from: client, into: &effects)
+        case .resume(let token):
+            resume(token: token, id: envelope.id, from: client, into: &effects)
+        case .logout:
+            logout(id: envelope.id, from: client, into: &effects)
+        }
+    }
+
+    // MARK: - Presence
+
+    private func updatePresence(into effects: inout [Effect]) {
+        let presence = clients.presence
+        guard presence != publishedPresence else { return }
+        let now = environment.now()
+        let due = presencePublishedAt == .min ? now : presencePublishedAt + environment.limits.presenceIntervalMs
+        if now >= due {
+            publishedPresence = presence
+            presencePublishedAt = now
+            effects.append(.publishPresence(organisers: presence.organisers, spectators: presence.spectators))
+        } else if !presenceWakeScheduled {
+            presenceWakeScheduled = true
+            effects.append(.schedulePresence(at: due))
+        }
+    }
+}

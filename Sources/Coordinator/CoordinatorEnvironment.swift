@@ -1,0 +1,58 @@
+import Foundation
+
+/// Everything the core takes from the outside world, injected so tests are deterministic:
+/// a test clock instead of the wall clock, counters instead of random ids.
+public struct CoordinatorEnvironment: Sendable {
+    /// Epoch milliseconds.
+    public var now: @Sendable () -> Int64
+    public var newGatherID: @Sendable () -> String
+    /// 256 random bits, printable.
+    public var newToken: @Sendable () -> String
+    /// Tokens are stored only as this hash.
+    public var hashToken: @Sendable (String) -> String
+    public var inviteCode: String
+    /// A real password hash of a random password: a login for an unknown name still runs the KDF
+    /// once, so timing does not reveal which usernames exist.
+    public var decoyPasswordHash: String
+    public var limits: Limits
+
+    public init(now: @escaping @Sendable () -> Int64, newGatherID: @escaping @Sendable () -> String,
+                newToken: @escaping @Sendable () -> String, hashToken: @escaping @Sendable (String) -> String,
+                inviteCode: String, decoyPasswordHash: String, limits: Limits = Limits()) {
+        self.now = now
+        self.newGatherID = newGatherID
+        self.newToken = newToken
+        self.hashToken = hashToken
+        self.inviteCode = inviteCode
+        self.decoyPasswordHash = decoyPasswordHash
+        self.limits = limits
+    }
+
+    /// The numbers of PROTOCOL.md, in one place.
+    public struct Limits: Sendable {
+        public var commandBurst = 100.0
+        public var commandsPerSecond = 20.0
+        public var failedLoginsAllowed = 5
+        public var failureWindowMs: Int64 = 60_000
+        public var lockoutMs: Int64 = 60_000
+        public var sessionIdleExpiryMs: Int64 = 30 * 24 * 3600 * 1000
+        public var presenceIntervalMs: Int64 = 1000
+        public var journalWindow = 1024
+
+        public init() {}
+    }
+}
+
+/// A clock for tests: time moves only when the test says so.
+public final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Int64
+
+    public init(now: Int64 = 1_763_800_000_000) { current = now }
+
+    public var now: Int64 { lock.withLock { current } }
+
+    public func advance(byMs milliseconds: Int64) { lock.withLock { current += milliseconds } }
+
+    public func set(_ milliseconds: Int64) { lock.withLock { current = milliseconds } }
+}
