@@ -1,0 +1,98 @@
+import GatherModel
+import GatherPresenters
+import XCTest
+
+/// Every server message in the exact shape PROTOCOL.md gives, as a client parses it.
+final class MessagePresenterTests: XCTestCase {
+    private func parsed(_ message: ServerMessage) throws -> JSONValue {
+        try JSONParser.parse(MessagePresenter.bytes(message)).get()
+    }
+
+    func testWelcome() throws {
+        XCTAssertEqual(try parsed(.welcome(serverTime: 1_763_800_000_123)),
+                       ["type": "welcome", "role": "spectator", "protocol": "gather.v1", "serverTime": 1_763_800_000_123])
+    }
+
+    func testSessionForAnOrganiserAndAfterLogout() throws {
+        XCTAssertEqual(try parsed(.session(SessionGrant(username: "ann", token: "t0k", inviteCode: "K1CK"))),
+                       ["type": "session", "role": "organiser", "username": "ann", "token": "t0k", "inviteCode": "K1CK"])
+        XCTAssertEqual(try parsed(.session(nil)), ["type": "session", "role": "spectator"])
+    }
+
+    func testAckRejectedAndError() throws {
+        XCTAssertEqual(try parsed(.ack(id: "c1", version: 7)), ["type": "ack", "id": "c1", "version": 7])
+        XCTAssertEqual(try parsed(.rejected(id: "c2", rejection: Rejection(.conflict, "ann changed it."), version: 8)),
+                       ["type": "rejected", "id": "c2", "code": "conflict", "message": "ann changed it.", "version": 8])
+        XCTAssertEqual(try parsed(.error(code: .badJSON, message: "Not JSON.", id: nil)),
+                       ["type": "error", "code": "bad_json", "message": "Not JSON."])
+        XCTAssertEqual(try parsed(.error(code: .unknownType, message: "No.", id: "x")),
+                       ["type": "error", "code": "unknown_type", "message": "No.", "id": "x"])
+    }
+
+    func testPresenceListsOrganisersSorted() throws {
+        XCTAssertEqual(try parsed(.presence(organisers: ["zoe", "ann"], spectators: 12)),
+                       ["type": "presence", "organisers": ["ann", "zoe"], "spectators": 12])
+    }
+
+    func testTickCarriesEndsAtOnlyWhileRunning() throws {
+        let running = MatchTimer(status: .running, durationSeconds: 600, remainingMs: 600_000, endsAt: 1_000_600_000)
+        XCTAssertEqual(try parsed(.tick(timer: running, now: 1_000_000_000 + 1500)),
+                       ["type": "tick", "timer": ["status": "running", "durationSeconds": 600, "remainingMs": 598_500,
+                                                  "endsAt": 1_000_600_000]])
+        let paused = MatchTimer(status: .paused, durationSeconds: 600, remainingMs: 42_000)
+        XCTAssertEqual(try parsed(.tick(timer: paused, now: 5)),
+                       ["type": "tick", "timer": ["status": "paused", "durationSeconds": 600, "remainingMs": 42_000]])
+    }
+
+    func testSnapshotOfTheProtocolExample() throws {
+        var gather = ActiveGather(id: "g1", bench: [3])
+        gather.teamA.players = [1]
+        gather.teamB.players = [2]
+        gather.events = [GatherEvent(seq: 1, kind: .goal, team: .A, at: 1_763_800_000_000, matchMs: 754_000, by: "ann")]
+        let state = GatherState(
+            players: [Player(id: 1, name: "Ann", age: 31, skill: .amateur, position: .striker, favouriteTeam: "Arsenal"),
+                      Player(id: 2, name: "Bob")],
+            gather: gather,
+            history: [HistoryEntry(id: "h1", endedAt: 1_763_800_000_000,
+                                   teamA: .init(name: "Team A", players: [.init(id: 1, name: "Ann")]),
+                                   teamB: .init(name: "Team B", players: [.init(id: 2, name: "Bob")]),
+                                   score: Score(A: 2, B: 1))],
+            nextPlayerID: 4)
+        XCTAssertEqual(try parsed(.snapshot(version: 3, state: state, now: 0)), [
+            "type": "snapshot", "version": 3,
+            "state": [
+                "players": [
+                    ["id": 1, "name": "Ann", "age": 31, "skill": "amateur", "position": "striker",
+                     "favouriteTeam": "Arsenal"],
+                    ["id": 2, "name": "Bob", "age": nil, "skill": nil, "position": nil, "favouriteTeam": nil],
+                ],
+                "gather": [
+                    "id": "g1", "phase": "setup",
+                    "teams": ["A": ["name": "Team A", "players": [1]], "B": ["name": "Team B", "players": [2]]],
+                    "bench": [3],
+                    "score": ["A": 0, "B": 0],
+                    "timer": ["status": "stopped", "durationSeconds": 600, "remainingMs": 600_000],
+                    "events": [["seq": 1, "kind": "goal", "team": "A", "at": 1_763_800_000_000, "matchMs": 754_000,
+                                "by": "ann"]],
+                ],
+                "history": [[
+                    "id": "h1", "endedAt": 1_763_800_000_000,
+                    "teams": ["A": ["name": "Team A", "players": [["id": 1, "name": "Ann"]]],
+                              "B": ["name": "Team B", "players": [["id": 2, "name": "Bob"]]]],
+                    "score": ["A": 2, "B": 1], "winner": "A",
+                ]],
+            ],
+        ])
+    }
+
+    func testNoGatherIsNull() throws {
+        XCTAssertEqual(try parsed(.snapshot(version: 0, state: GatherState(), now: 0)),
+                       ["type": "snapshot", "version": 0, "state": ["players": [], "gather": nil, "history": []]])
+    }
+
+    func testTheSameStateAlwaysRendersTheSameBytes() {
+        let state = GatherState(players: [Player(id: 1, name: "Ann \"the wall\" \\ \n")])
+        XCTAssertEqual(MessagePresenter.bytes(.snapshot(version: 1, state: state, now: 0)),
+                       MessagePresenter.bytes(.snapshot(version: 1, state: state, now: 0)))
+    }
+}
