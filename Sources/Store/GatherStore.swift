@@ -1,0 +1,107 @@
+import GatherModel
+
+// MARK: - What the coordinator remembers
+
+/// One applied change, the exactly-once and arbitration memory of the coordinator.
+public struct JournalEntry: Equatable, Sendable {
+    /// The version this change produced (1, 2, 3, …).
+    public var version: Int
+    /// nil for the server (timer ran out).
+    public var organiser: String?
+    /// nil for the server.
+    public var commandID: String?
+    /// The action kind, or "timerExpired".
+    public var kind: String
+    public var subjects: Set<Subject>
+    /// Epoch ms.
+    public var at: Int64
+
+    public init(version: Int, organiser: String?, commandID: String?, kind: String, subjects: Set<Subject>, at: Int64) {
+        self.version = version
+        self.organiser = organiser
+        self.commandID = commandID
+        self.kind = kind
+        self.subjects = subjects
+        self.at = at
+    }
+}
+
+/// The answer a command got, kept so that a resent id gets the same answer back.
+public enum StoredReply: Equatable, Sendable {
+    case ack(version: Int)
+    case rejected(code: RejectionCode, message: String, version: Int)
+}
+
+/// Everything the coordinator needs to resume where it stopped.
+public struct LoadedState: Equatable, Sendable {
+    /// history = the 20 most recent, newest first; players sorted by id; nextPlayerID never reused.
+    public var state: GatherState
+    /// 0 for an empty database.
+    public var version: Int
+    /// The last `SQLiteStore.recentJournalLimit` entries, oldest first.
+    public var recentJournal: [JournalEntry]
+
+    public init(state: GatherState, version: Int, recentJournal: [JournalEntry]) {
+        self.state = state
+        self.version = version
+        self.recentJournal = recentJournal
+    }
+}
+
+public struct StoredOrganiser: Equatable, Sendable {
+    /// Spelled as at registration, whatever case the lookup used.
+    public var username: String
+    public var passwordHash: String
+    public var createdAt: Int64
+
+    public init(username: String, passwordHash: String, createdAt: Int64) {
+        self.username = username
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+    }
+}
+
+// MARK: - The store
+
+/// The coordinator's durable memory. Every write happens on the coordinator's queue; reads such as
+/// `allHistory()` and `backup(toPath:)` may come from any thread.
+public protocol GatherStore: AnyObject, Sendable {
+    func load() throws -> LoadedState
+    /// One transaction: the state change (diffed from `before` to `after`: players upserted/deleted, active
+    /// gather replaced or cleared, a newly ended gather appended to history), the version counter set to
+    /// entry.version, the journal row, and — when the change came from a command — the command's reply
+    /// (organiser, commandID) → .ack(version).
+    /// Returns only after the transaction has committed (this is what makes an `ack` a promise).
+    func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws
+    /// A final rejection for (organiser, commandID), so a resent id is answered the same way.
+    func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws
+    func reply(organiser: String, commandID: String) throws -> StoredReply?
+    /// Entries with version > `version`, oldest first (arbitration for a `base` older than the in-memory window).
+    func journal(after version: Int) throws -> [JournalEntry]
+    /// Every finished gather, newest first (exports). Callable from any thread while the coordinator writes.
+    func allHistory() throws -> [HistoryEntry]
+
+    // MARK: Accounts
+
+    /// false if taken (case-insensitively).
+    func insertOrganiser(username: String, passwordHash: String, at: Int64) throws -> Bool
+    /// Case-insensitive lookup.
+    func organiser(username: String) throws -> StoredOrganiser?
+    func insertSession(tokenHash: String, username: String, at: Int64) throws
+    /// The username for a token hash last used at or after `usedSince`; touches last-used to `now`.
+    /// Expired rows may be deleted.
+    func sessionUsername(tokenHash: String, usedSince: Int64, now: Int64) throws -> String?
+    func deleteSession(tokenHash: String) throws
+
+    /// A consistent copy while the server runs (SQLite online backup through GRDB's `backup(to:)`).
+    func backup(toPath path: String) throws
+}
+
+/// A failure worth one clear sentence to the person running the server.
+public struct StoreError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+import GatherModel
+
+/// How Model values become rows and back. Decoding never guesses: a value this build cannot read
+/// throws, because a quietly dropped player or gather would be data loss.
+enum Rows {
+    // MARK: - JSON columns (active gather, history)
+
+    static func json<Value: Encodable>(_ value: Value) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func value<Value: Decodable>(_ type: Value.Type, fromJSON text: String, what: String) throws -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw StoreError("The stored \(what) cannot be read (\(error)); the database may be damaged.")
+        }
+    }
+
+    // MARK: - Players
+
+    static func upsert(_ player: Player, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO players (id, name, age, skill, position, favourite_team) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, age = excluded.age, skill = excluded.skill,
+                position = excluded.position, favourite_team = excluded.favourite_team
+            """, arguments: [player.id, player.name, player.age, player.skill?.rawValue, player.position?.rawValue,
+                             player.favouriteTeam])
+    }
+
+    static func player(_ row: Row) throws -> Player {
+        let id: Int = row["id"]
+        let skill: String? = row["skill"]
+        let position: String? = row["position"]
+        return Player(id: id, name: row["name"], age: row["age"],
+                      skill: try skill.map { try known(Skill(rawValue: $0), $0, what: "skill of player \(id)") },
+                      position: try position.map { try known(Position(rawValue: $0), $0, what: "position of player \(id)") },
+                      favouriteTeam: row["favourite_team"])
+    }
+
+    // MARK: - Journal
+
+    /// Sorted so that the same set is always stored as the same text.
+    static func subjectsText(_ subjects: Set<Subject>) -> String {
+        subjects.map(\.description).sorted().joined(separator: ",")
+    }
+
+    static func subjects(fromText text: String) throws -> Set<Subject> {
+        var subjects = Set<Subject>()
+        for part in text.split(separator: ",") {
+            subjects.insert(try known(Subject(description: String(part)), String(part), what: "journal subject"))
+        }
+        return subjects
+    }
+
+    static func insert(_ entry: JournalEntry, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO journal (version, organiser, command_id, kind, subjects, at) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [entry.version, entry.organiser, entry.commandID, entry.kind, subjectsText(entry.subjects),
+                             entry.at])
+    }
+
+    static func journalEntry(_ row: Row) throws -> JournalEntry {
+        JournalEntry(version: row["version"], organiser: row["organiser"], commandID: row["command_id"],
+                     kind: row["kind"], subjects: try subjects(fromText: row["subjects"]), at: row["at"])
+    }
+
+    // MARK: - Replies
+
+    static func storedReply(_ row: Row) throws -> StoredReply {
+        let kind: String = row["kind"]
+        let version: Int = row["version"]
+        switch kind {
+        case "ack":
+            return .ack(version: version)
+        case "rejected":
+            let code: String = row["code"] ?? ""
+            return .rejected(code: try known(RejectionCode(rawValue: code), code, what: "rejection code"),
+                             message: row["message"] ?? "", version: version)
+        default:
+            throw StoreError("The stored reply kind \"\(kind)\" cannot be read; the database may be damaged.")
+        }
+    }
+
+    /// `(kind, version, code, message)` columns for a reply.
+    static func columns(of reply: StoredReply) -> (kind: String, version: Int, code: String?, message: String?) {
+        switch reply {
+        case .ack(let version): ("ack", version, nil, nil)
+        case .rejected(let code, let message, let version): ("rejected", version, code.rawValue, message)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func known<Value>(_ value: Value?, _ text: String, what: String) throws -> Value {
+        guard let value else {
+            throw StoreError("The stored \(what) \"\(text)\" is unknown to this build; the database may be damaged.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,127 @@
+import GRDB
+import GatherModel
+
+// MARK: - Loading
+
+extension SQLiteStore {
+    public func load() throws -> LoadedState {
+        try writer.read { db in
+            guard let meta = try Row.fetchOne(db, sql: "SELECT version, next_player_id FROM meta WHERE id = 1") else {
+                throw StoreError("The database has no version counter; it may be damaged.")
+            }
+            let players = try Row.fetchAll(db, sql: "SELECT * FROM players ORDER BY id").map(Rows.player)
+            let gather = try String.fetchOne(db, sql: "SELECT json FROM active_gather WHERE id = 1").map {
+                try Rows.value(ActiveGather.self, fromJSON: $0, what: "active gather")
+            }
+            let history = try Self.history(db, limit: GatherState.recentHistoryLimit)
+            let journal = try Row.fetchAll(db, sql: """
+                SELECT * FROM (SELECT * FROM journal ORDER BY version DESC LIMIT ?) ORDER BY version
+                """, arguments: [Self.recentJournalLimit]).map(Rows.journalEntry)
+            // The counter is authoritative; the max only guards against a hand-edited database.
+            let nextPlayerID = max(meta["next_player_id"] as Int, (players.last?.id ?? 0) + 1)
+            let state = GatherState(players: players, gather: gather, history: history, nextPlayerID: nextPlayerID)
+            return LoadedState(state: state, version: meta["version"], recentJournal: journal)
+        }
+    }
+
+    public func journal(after version: Int) throws -> [JournalEntry] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM journal WHERE version > ? ORDER BY version", arguments: [version])
+                .map(Rows.journalEntry)
+        }
+    }
+
+    public func allHistory() throws -> [HistoryEntry] {
+        try writer.read { db in try Self.history(db, limit: nil) }
+    }
+
+    /// Newest first. Ties on `ended_at` (or a clock set back) keep the order the gathers ended in,
+    /// which is also the order the live state holds them in, so a restart rebuilds it exactly.
+    private static func history(_ db: Database, limit: Int?) throws -> [HistoryEntry] {
+        try String.fetchAll(db, sql: "SELECT json FROM history ORDER BY seq DESC LIMIT ?", arguments: [limit ?? -1])
+            .map { try Rows.value(HistoryEntry.self, fromJSON: $0, what: "finished gather") }
+    }
+}
+
+// MARK: - Committing
+
+extension SQLiteStore {
+    public func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
+        try writer.write { db in
+            try Self.advanceCounters(db, version: entry.version, nextPlayerID: after.nextPlayerID)
+            try Self.writePlayers(db, before: before.players, after: after.players)
+            if before.gather != after.gather {
+                if let gather = after.gather {
+                    try db.execute(sql: "INSERT OR REPLACE INTO active_gather (id, json) VALUES (1, ?)",
+                                   arguments: [Rows.json(gather)])
+                } else {
+                    try db.execute(sql: "DELETE FROM active_gather")
+                }
+            }
+            try Self.appendHistory(db, before: before.history, after: after.history)
+            try Rows.insert(entry, in: db)
+            if let organiser = entry.organiser, let commandID = entry.commandID {
+                // A plain insert: if this id was already answered, the whole change is refused rather
+                // than applied twice.
+                try Self.insertReply(db, .ack(version: entry.version), organiser: organiser, commandID: commandID,
+                                     keepingEarlier: false)
+            }
+        }
+    }
+
+    public func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws {
+        try writer.write { db in
+            try Self.insertReply(db, reply, organiser: organiser, commandID: commandID, keepingEarlier: true)
+        }
+    }
+
+    public func reply(organiser: String, commandID: String) throws -> StoredReply? {
+        try writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM replies WHERE organiser = ? AND command_id = ?",
+                             arguments: [organiser, commandID]).map(Rows.storedReply)
+        }
+    }
+
+    // MARK: Parts of a commit
+
+    private static func advanceCounters(_ db: Database, version: Int, nextPlayerID: Int) throws {
+        try db.execute(sql: """
+            UPDATE meta SET version = ?, next_player_id = MAX(next_player_id, ?) WHERE id = 1 AND version < ?
+            """, arguments: [version, nextPlayerID, version])
+        guard db.changesCount == 1 else {
+            let stored = try Int.fetchOne(db, sql: "SELECT version FROM meta WHERE id = 1") ?? -1
+            throw StoreError("Version \(version) was refused because version \(stored) is already stored; versions never go back.")
+        }
+    }
+
+    private static func writePlayers(_ db: Database, before: [Player], after: [Player]) throws {
+        let previous = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for player in after where previous[player.id] != player {
+            try Rows.upsert(player, in: db)
+        }
+        let remaining = Set(after.map(\.id))
+        for player in before where !remaining.contains(player.id) {
+            try db.execute(sql: "DELETE FROM players WHERE id = ?", arguments: [player.id])
+        }
+    }
+
+    /// Gathers that `after` holds and `before` did not have just ended; they are appended oldest first.
+    /// Entries that fell off the live list's end stay in the table.
+    private static func appendHistory(_ db: Database, before: [HistoryEntry], after: [HistoryEntry]) throws {
+        let known = Set(before.map(\.id))
+        for entry in after.reversed() where !known.contains(entry.id) {
+            try db.execute(sql: "INSERT INTO history (id, ended_at, json) VALUES (?, ?, ?)",
+                           arguments: [entry.id, entry.endedAt, Rows.json(entry)])
+        }
+    }
+
+    private static func insertReply(_ db: Database, _ reply: StoredReply, organiser: String, commandID: String,
+                                    keepingEarlier: Bool) throws
+    {
+        let columns = Rows.columns(of: reply)
+        try db.execute(sql: """
+            INSERT INTO replies (organiser, command_id, kind, version, code, message) VALUES (?, ?, ?, ?, ?, ?)
+            \(keepingEarlier ? "ON CONFLICT (organiser, command_id) DO NOTHING" : "")
+            """, arguments: [organiser, commandID, columns.kind, columns.version, columns.code, columns.message])
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+/// The checks made before and while opening the data folder. Each failure becomes one sentence a
+/// person can act on, because the alternative — a stack of SQLite codes at start-up, or worse a
+/// silently recreated empty database — is how pitch-side laptops lose a day of games.
+enum StoreOpening {
+    // MARK: - The folder
+
+    /// Creates `directory` (and its parents) when missing, then proves it can be written to: SQLite
+    /// needs to create `-wal` and `-shm` files next to the database, not just to write the file itself.
+    static func prepareDirectory(_ directory: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StoreError("The data folder \(directory) cannot be created: a file with that name is in the way.")
+            }
+        } else if let failure = makeDirectories(directory) {
+            throw StoreError("The data folder \(directory) cannot be created: \(failure).")
+        }
+        try probeWritable(directory)
+    }
+
+    /// `mkdir -p`, reporting the first failure in words (FileManager's errors on Linux say less).
+    private static func makeDirectories(_ directory: String) -> String? {
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") where !component.isEmpty {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            if mkdir(prefix, 0o755) != 0 {
+                let code = errno
+                var isDirectory: ObjCBool = false
+                if code == EEXIST, FileManager.default.fileExists(atPath: prefix, isDirectory: &isDirectory),
+                   isDirectory.boolValue
+                {
+                    continue
+                }
+                if code == EEXIST || code == ENOTDIR { return "\(prefix) is a file, not a folder" }
+                return "\(prefix): \(reason(code))"
+            }
+        }
+        return nil
+    }
+
+    private static func probeWritable(_ directory: String) throws {
+        let probe = directory + "/.gather-write-check"
+        let descriptor = open(probe, O_CREAT | O_WRONLY | O_TRUNC, 0o600)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw StoreError("The data folder \(directory) is read-only (\(reason(code))); the server must be able to write there.")
+        }
+        close(descriptor)
+        unlink(probe)
+    }
+
+    // MARK: - The file
+
+    /// An existing database must be writable too: opening it read-only would let the server start
+    /// and then fail every command.
+    static func checkWritableFile(_ path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let descriptor = open(path, O_RDWR)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == EISDIR { throw StoreError("\(path) is a folder, not a database file; move it away.") }
+            throw StoreError("The database file \(path) is read-only (\(reason(code))); the server must be able to write it.")
+        }
+        close(descriptor)
+    }
+
+    // MARK: - The schema
+
+    /// Refuses a database that a newer build has migrated: running old code on it could misread or
+    /// damage data this build does not understand.
+    static func migrate(_ writer: any DatabaseWriter, path: String) throws {
+        let migrator = Schema.migrator
+        let unknown = try writer.read { db in
+            try migrator.appliedIdentifiers(db).subtracting(Schema.knownMigrations).sorted()
+        }
+        guard unknown.isEmpty else {
+            throw StoreError("""
+                The database \(path) was written by a newer version of gather (schema steps \
+                \(unknown.joined(separator: ", ")) are unknown to this build); run the newer gather or choose \
+                another data folder — nothing was changed.
+                """)
+        }
+        try migrator.migrate(writer)
+    }
+
+    // MARK: - SQLite's errors in words
+
+    static func explain(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        guard let error = error as? DatabaseError else {
+            return StoreError("The database \(path) could not be opened: \(error).")
+        }
+        switch error.resultCode {
+        case .SQLITE_NOTADB:
+            return StoreError("\(path) is not a gather database (not an SQLite file); move it away or choose another data folder.")
+        case .SQLITE_CORRUPT:
+            return StoreError("The database \(path) is damaged; restore it from a backup (gather backup) or move it away.")
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
+            return StoreError("The database \(path) is read-only; the server must be able to write it.")
+        case .SQLITE_CANTOPEN:
+            return StoreError("The database \(path) cannot be opened; check that its folder exists and can be written.")
+        case .SQLITE_FULL:
+            return StoreError("The disk holding \(path) is full; free some space and start again.")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return StoreError("The database \(path) is locked by another program; stop it and start again.")
+        default:
+            return StoreError("The database \(path) could not be opened: \(error.message ?? "SQLite error \(error.resultCode.rawValue)").")
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code)).lowercased()
+    }
+}
