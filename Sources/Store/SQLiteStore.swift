@@ -25,6 +25,7 @@ public final class SQLiteStore: GatherStore, @unchecked Sendable {
         try StoreOpening.prepareDirectory(directory)
         try StoreOpening.checkWritableFile(path)
         do {
+            try StoreOpening.inspectExisting(path)
             let pool = try DatabasePool(path: path, configuration: Self.configuration(label: "gather.store"))
             // GRDB sets `synchronous = NORMAL` when it turns WAL on; NORMAL may lose the last commits on
             // a power cut, so the writer connection is put back to FULL and checked.
@@ -34,7 +35,7 @@ public final class SQLiteStore: GatherStore, @unchecked Sendable {
                     throw StoreError("SQLite refused synchronous=FULL for \(path); acknowledged changes would not be safe.")
                 }
             }
-            try StoreOpening.migrate(pool, path: path)
+            try Schema.migrator.migrate(pool)
             self.writer = pool
         } catch {
             throw StoreOpening.explain(error, path: path)
@@ -50,7 +51,7 @@ public final class SQLiteStore: GatherStore, @unchecked Sendable {
     /// Real SQLite without a file, for unit tests of the coordinator.
     public static func inMemory() throws -> SQLiteStore {
         let queue = try DatabaseQueue(configuration: configuration(label: "gather.store.memory"))
-        try StoreOpening.migrate(queue, path: ":memory:")
+        try Schema.migrator.migrate(queue)
         return SQLiteStore(writer: queue)
     }
 

@@ -69,13 +69,30 @@ enum StoreOpening {
 
     // MARK: - The schema
 
-    /// Refuses a database that a newer build has migrated: running old code on it could misread or
-    /// damage data this build does not understand.
-    static func migrate(_ writer: any DatabaseWriter, path: String) throws {
-        let migrator = Schema.migrator
-        let unknown = try writer.read { db in
-            try migrator.appliedIdentifiers(db).subtracting(Schema.knownMigrations).sorted()
+    /// Looks at an existing database through a read-only connection before anything writes to it
+    /// (opening the pool already switches the journal mode and may create a table), and refuses one that
+    /// is not ours or that a newer build has migrated: old code could misread or damage what it does
+    /// not understand, and "refused, nothing changed" is the only safe answer.
+    static func inspectExisting(_ path: String) throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard let size, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let reader = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? reader.close() }
+        try reader.read { db in try refuseUnknownSchema(db, path: path) }
+    }
+
+    private static func refuseUnknownSchema(_ db: Database, path: String) throws {
+        let applied = try Schema.migrator.appliedIdentifiers(db)
+        let userTables = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+        guard !applied.isEmpty || userTables == 0 else {
+            throw StoreError("""
+                \(path) is an SQLite database of another program (it has tables but no gather schema); move it \
+                away or choose another data folder — nothing was changed.
+                """)
         }
+        let unknown = applied.subtracting(Schema.knownMigrations).sorted()
         guard unknown.isEmpty else {
             throw StoreError("""
                 The database \(path) was written by a newer version of gather (schema steps \
@@ -83,7 +100,6 @@ enum StoreOpening {
                 another data folder — nothing was changed.
                 """)
         }
-        try migrator.migrate(writer)
     }
 
     // MARK: - SQLite's errors in words

@@ -34,6 +34,22 @@ final class BackupTests: XCTestCase {
         XCTAssertEqual(try copy.reply(organiser: "ann", commandID: "cmd-1"), .ack(version: 1))
     }
 
+    /// `gather backup` opens the data folder a second time while the server holds it open.
+    func testASecondStoreOnAFolderInUseCanBackItUp() throws {
+        let running = try SQLiteStore(directory: folder.child("data"))
+        let writer = try Writer(store: running)
+        for name in ["Ann", "Bob", "Cat"] { try writer.addPlayer(name) }
+
+        let backupTool = try SQLiteStore(directory: folder.child("data"))
+        try FileManager.default.createDirectory(atPath: folder.child("copy"), withIntermediateDirectories: false)
+        try backupTool.backup(toPath: folder.child("copy/gather.sqlite"))
+        try writer.addPlayer("Dee")
+
+        XCTAssertEqual(try SQLiteStore(directory: folder.child("copy")).load().state.players.map(\.name),
+                       ["Ann", "Bob", "Cat"])
+        XCTAssertEqual(try running.load().version, 4)
+    }
+
     func testABackupNeverOverwritesAFile() throws {
         let store = try SQLiteStore(directory: folder.child("data"))
         let target = folder.child("existing.sqlite")

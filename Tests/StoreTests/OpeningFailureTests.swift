@@ -68,6 +68,24 @@ final class OpeningFailureTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: data + "/gather.sqlite"), garbage)
     }
 
+    func testAnotherProgramsSQLiteDatabaseIsRefusedAndKept() throws {
+        let data = folder.child("data")
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false)
+        do {
+            let raw = try DatabaseQueue(path: data + "/gather.sqlite")
+            try raw.write { try $0.execute(sql: "CREATE TABLE players (who TEXT); INSERT INTO players VALUES ('mine')") }
+            try raw.close()
+        }
+        let before = FileManager.default.contents(atPath: data + "/gather.sqlite")
+        assertStoreError(["SQLite database of another program", "nothing was changed"]) {
+            _ = try SQLiteStore(directory: data)
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: data + "/gather.sqlite"), before, "not a byte changed")
+        let raw = try DatabaseQueue(path: data + "/gather.sqlite")
+        XCTAssertEqual(try raw.read { try String.fetchAll($0, sql: "SELECT who FROM players") }, ["mine"])
+        XCTAssertFalse(try raw.read { try $0.tableExists("meta") })
+    }
+
     func testAFolderNamedLikeTheDatabaseIsRefused() throws {
         let data = folder.child("data")
         try FileManager.default.createDirectory(atPath: data + "/gather.sqlite", withIntermediateDirectories: true)
@@ -85,9 +103,11 @@ final class OpeningFailureTests: XCTestCase {
             try raw.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-future')") }
             try raw.close()
         }
+        let before = FileManager.default.contents(atPath: file)
         assertStoreError(["newer version of gather", "v9-future", "nothing was changed"]) {
             _ = try SQLiteStore(directory: data)
         }
+        XCTAssertEqual(FileManager.default.contents(atPath: file), before, "not a byte changed")
         do {
             let raw = try DatabaseQueue(path: file)
             try raw.write { try $0.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v9-future'") }
