@@ -74,7 +74,9 @@ extension CoordinatorCore {
                                                                           now: now)))
         }
         var next = state
-        let context = ActionContext(now: now, by: organiser, newGatherID: environment.newGatherID())
+        // Only a new gather draws an id, so ids are not spent on every command.
+        let gatherID = if case .createGather = decoded { environment.newGatherID() } else { "" }
+        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID)
         switch GatherRules.apply(decoded, to: &next, context: context) {
         case .failure(let rejection): return .rejected(rejection)
         case .success: return .applied(next, subjects: subjects, kind: decoded.kind)

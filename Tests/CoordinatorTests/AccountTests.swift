@@ -1,0 +1,122 @@
+import GatherCoordinator
+import GatherModel
+import GatherPresenters
+import XCTest
+
+final class AccountTests: XCTestCase {
+    private func errorCode(_ effects: [Effect]) -> ErrorCode? {
+        for effect in effects { if case .send(_, .error(let code, _, _)) = effect { return code } }
+        return nil
+    }
+
+    private func grant(_ effects: [Effect]) -> SessionGrant? {
+        for effect in effects { if case .send(_, .session(let grant?)) = effect { return grant } }
+        return nil
+    }
+
+    func testRegisterRunsTheKDFOffTheQueueThenGrantsASession() throws {
+        let harness = try CoordinatorHarness()
+        let client = harness.connect(1)
+        let job = PasswordJob(client: client, purpose: .register, username: "ann", password: "long enough",
+                              requestID: "r1")
+        harness.message(client, ["type": "register", "id": "r1", "username": "ann", "password": "long enough",
+                                 "inviteCode": .string(CoordinatorHarness.inviteCode.lowercased())],
+                        expect: [.hashPassword(job)])
+        harness.clock.advance(byMs: 2000)
+        let effects = harness.send(.passwordHashed(job, encodedHash: "kdf"))
+        XCTAssertEqual(effects, [
+            .send(client, .session(SessionGrant(username: "ann", token: "token-100000000000",
+                                                inviteCode: CoordinatorHarness.inviteCode))),
+            .publishPresence(organisers: ["ann"], spectators: 0),
+        ])
+        XCTAssertEqual(try harness.store.organiser(username: "ANN")?.passwordHash, "kdf")
+        XCTAssertFalse(String(describing: job).contains("long enough"), "a job never prints the password")
+    }
+
+    func testRegisterRejectsBadInviteInvalidFieldsAndTakenNames() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        let client = harness.connect(2, address: "10.0.0.3")
+        func register(_ username: JSONValue, _ password: JSONValue, _ invite: JSONValue) -> ErrorCode? {
+            errorCode(harness.message(client, ["type": "register", "username": username, "password": password,
+                                               "inviteCode": invite]))
+        }
+        XCTAssertEqual(register("bob", "long enough", "WRONG"), .badInvite)
+        XCTAssertEqual(register("b", "long enough", .string(CoordinatorHarness.inviteCode)), .invalid)
+        XCTAssertEqual(register("bob!", "long enough", .string(CoordinatorHarness.inviteCode)), .invalid)
+        XCTAssertEqual(register("bob", "short", .string(CoordinatorHarness.inviteCode)), .invalid)
+        XCTAssertEqual(register("Ann", "long enough", .string(CoordinatorHarness.inviteCode)), .usernameTaken)
+        // Five failures from this address: even a good registration is refused now.
+        XCTAssertEqual(register("carl", "long enough", .string(CoordinatorHarness.inviteCode)), .rateLimited)
+        harness.clock.advance(byMs: 60_000)
+        XCTAssertNil(register("carl", "long enough", .string(CoordinatorHarness.inviteCode)))
+    }
+
+    func testFiveWrongPasswordsLockTheUsernameForAMinuteRightPasswordIncluded() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        for attempt in 0..<5 {
+            let client = harness.connect(UInt64(10 + attempt), address: "10.0.1.\(attempt)")
+            let effects = harness.message(client, ["type": "login", "username": "ann", "password": "wrong password"])
+            guard case .verifyPassword(let job, "kdf(correct horse)") = effects.first else { return XCTFail("\(effects)") }
+            XCTAssertEqual(errorCode(harness.send(.passwordChecked(job, matches: false))), .unauthorized)
+        }
+        let client = harness.connect(20, address: "10.0.2.1")
+        XCTAssertEqual(errorCode(harness.message(client, ["type": "login", "username": "ANN",
+                                                          "password": "correct horse"])), .rateLimited)
+        harness.clock.advance(byMs: 60_000)
+        let effects = harness.message(client, ["type": "login", "username": "ann", "password": "correct horse"])
+        guard case .verifyPassword(let job, _) = effects.first else { return XCTFail("\(effects)") }
+        XCTAssertEqual(grant(harness.send(.passwordChecked(job, matches: true)))?.username, "ann")
+    }
+
+    func testAnUnknownUsernameStillRunsTheKDFAgainstTheDecoy() throws {
+        let harness = try CoordinatorHarness()
+        let client = harness.connect(1)
+        let effects = harness.message(client, ["type": "login", "username": "nobody", "password": "whatever1"])
+        guard case .verifyPassword(let job, "decoy") = effects.first else { return XCTFail("\(effects)") }
+        XCTAssertEqual(errorCode(harness.send(.passwordChecked(job, matches: true))), .unauthorized)
+    }
+
+    func testResumeRestoresTheRoleAndLogoutRevokesTheTokenEverywhere() throws {
+        let harness = try CoordinatorHarness()
+        let phone = harness.connect(1)
+        let job = PasswordJob(client: phone, purpose: .register, username: "ann", password: "long enough",
+                              requestID: nil)
+        _ = harness.message(phone, ["type": "register", "username": "ann", "password": "long enough",
+                                    "inviteCode": .string(CoordinatorHarness.inviteCode)])
+        let token = try XCTUnwrap(grant(harness.send(.passwordHashed(job, encodedHash: "kdf")))?.token)
+
+        let tablet = harness.connect(2)
+        XCTAssertEqual(grant(harness.message(tablet, ["type": "resume", "id": "r", "token": .string(token)]))?.username,
+                       "ann")
+        harness.message(phone, ["type": "logout"], expect: [.send(phone, .session(nil)), .send(tablet, .session(nil))])
+        let third = harness.connect(3)
+        XCTAssertEqual(errorCode(harness.message(third, ["type": "resume", "token": .string(token)])), .unauthorized)
+        harness.rejected(tablet, id: "after", ["kind": "addPlayer", "name": "X"], code: .forbidden)
+    }
+
+    func testResumeExpiresAfterThirtyDaysUnused() throws {
+        let harness = try CoordinatorHarness()
+        let phone = harness.connect(1)
+        let job = PasswordJob(client: phone, purpose: .register, username: "ann", password: "long enough",
+                              requestID: nil)
+        _ = harness.message(phone, ["type": "register", "username": "ann", "password": "long enough",
+                                    "inviteCode": .string(CoordinatorHarness.inviteCode)])
+        let token = try XCTUnwrap(grant(harness.send(.passwordHashed(job, encodedHash: "kdf")))?.token)
+        harness.clock.advance(byMs: 29 * 24 * 3600 * 1000)
+        XCTAssertNotNil(grant(harness.message(harness.connect(2), ["type": "resume", "token": .string(token)])))
+        harness.clock.advance(byMs: 30 * 24 * 3600 * 1000 + 1)
+        XCTAssertEqual(errorCode(harness.message(harness.connect(3), ["type": "resume", "token": .string(token)])),
+                       .unauthorized)
+    }
+
+    func testOnlyOnePasswordCheckAtATimePerConnection() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        let client = harness.connect(2)
+        _ = harness.message(client, ["type": "login", "username": "ann", "password": "correct horse"])
+        XCTAssertEqual(errorCode(harness.message(client, ["type": "login", "username": "ann",
+                                                          "password": "correct horse"])), .rateLimited)
+    }
+}

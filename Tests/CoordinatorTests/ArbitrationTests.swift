@@ -1,0 +1,144 @@
+import GatherCoordinator
+import GatherModel
+import GatherPresenters
+import XCTest
+
+/// PROTOCOL.md "Arbitration between organisers": exactly once, and no silent overwrite.
+final class ArbitrationTests: XCTestCase {
+    private var harness: CoordinatorHarness!
+    private var ann: ClientID!
+    private var bob: ClientID!
+
+    override func setUpWithError() throws {
+        harness = try CoordinatorHarness()
+        ann = harness.organiser(1, "ann")
+        bob = harness.organiser(2, "bob")
+        for name in ["Ann", "Bob", "Cid"] {
+            _ = harness.message(ann, ["type": "command", "id": .string("add-\(name)"), "base": .int(harness.version),
+                                      "action": ["kind": "addPlayer", "name": .string(name)]])
+        }
+    }
+
+    private func liveGather() {
+        for (id, action) in [("g", ["kind": "createGather", "playerIds": [1, 2, 3]] as JSONValue),
+                             ("a", ["kind": "assign", "playerId": 1, "to": "A"]),
+                             ("b", ["kind": "assign", "playerId": 2, "to": "B"]),
+                             ("k", ["kind": "startGather"])] {
+            _ = harness.message(ann, ["type": "command", "id": .string(id), "base": .int(harness.version),
+                                      "action": action])
+        }
+    }
+
+    func testTheSameGoalFromTwoOrganisersCountsOnce() throws {
+        liveGather()
+        let base = harness.version
+        harness.clock.advance(byMs: 3000)
+        harness.command(ann, id: "ann+1", base: base, ["kind": "score", "team": "A", "delta": 1]) { state in
+            state.gather!.score.A = 1
+            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .A, at: harness.clock.now,
+                                                    matchMs: 0, by: "ann"))
+        }
+        harness.clock.advance(byMs: 12_000)
+        harness.rejected(bob, id: "bob+1", base: base, ["kind": "score", "team": "A", "delta": 1], code: .conflict,
+                         messageContains: "ann changed Team A's score 12 s ago")
+        XCTAssertEqual(harness.state.gather?.score, Score(A: 1, B: 0))
+    }
+
+    func testChangesToDifferentSubjectsFromAnOldBaseBothApply() throws {
+        let base = harness.version
+        harness.command(ann, id: "e1", base: base, ["kind": "editPlayer", "playerId": 1, "age": 30]) { state in
+            state.players[0].age = 30
+        }
+        harness.command(bob, id: "e2", base: base, ["kind": "editPlayer", "playerId": 2, "skill": "professional"]) {
+            state in state.players[1].skill = .professional
+        }
+    }
+
+    func testTheSamePlayerEditedFromAnOldBaseConflicts() throws {
+        let base = harness.version
+        harness.command(ann, id: "e1", base: base, ["kind": "editPlayer", "playerId": 3, "name": "Cyd"]) { state in
+            state.players[2].name = "Cyd"
+        }
+        harness.rejected(bob, id: "e2", base: base, ["kind": "editPlayer", "playerId": 3, "age": 40], code: .conflict,
+                         messageContains: "ann changed Cyd's details or place just now")
+    }
+
+    func testStartGatherFromABaseOlderThanALineupChangeConflicts() throws {
+        for (id, action) in [("g", ["kind": "createGather", "playerIds": [1, 2, 3]] as JSONValue),
+                             ("a", ["kind": "assign", "playerId": 1, "to": "A"]),
+                             ("b", ["kind": "assign", "playerId": 2, "to": "B"])] {
+            _ = harness.message(ann, ["type": "command", "id": .string(id), "base": .int(harness.version),
+                                      "action": action])
+        }
+        let base = harness.version
+        harness.command(ann, id: "move", base: base, ["kind": "assign", "playerId": 3, "to": "A"]) { state in
+            state.gather!.bench = []
+            state.gather!.teamA.players = [1, 3]
+        }
+        harness.rejected(bob, id: "ko", base: base, ["kind": "startGather"], code: .conflict,
+                         messageContains: "ann changed")
+    }
+
+    func testAnOrganisersOwnEarlierChangeIsNotAConflict() throws {
+        liveGather()
+        let base = harness.version
+        harness.command(ann, id: "g1", base: base, ["kind": "score", "team": "A", "delta": 1]) { state in
+            state.gather!.score.A = 1
+            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .A, at: harness.clock.now, matchMs: 0,
+                                                    by: "ann"))
+        }
+        harness.command(ann, id: "g2", base: base, ["kind": "score", "team": "A", "delta": 1]) { state in
+            state.gather!.score.A = 2
+            state.gather!.events.append(GatherEvent(seq: 3, kind: .goal, team: .A, at: harness.clock.now, matchMs: 0,
+                                                    by: "ann"))
+        }
+    }
+
+    func testAResentIdIsAnsweredNotReapplied() throws {
+        let base = harness.version
+        let action: JSONValue = ["kind": "addPlayer", "name": "Dee"]
+        harness.command(ann, id: "dee", base: base, action) { state in
+            state.players.append(Player(id: 4, name: "Dee"))
+            state.nextPlayerID = 5
+        }
+        let version = harness.version
+        // Reconnect: a new connection resumes the same organiser and resends the id.
+        harness.send(.clientDisconnected(ann))
+        let again = harness.connect(7)
+        _ = harness.message(again, ["type": "login", "username": "ann", "password": "correct horse"])
+        harness.send(.passwordChecked(PasswordJob(client: again, purpose: .login, username: "ann",
+                                                  password: "correct horse", requestID: nil), matches: true))
+        harness.message(again, ["type": "command", "id": "dee", "base": .int(base), "action": action],
+                        expect: [.send(again, .ack(id: "dee", version: version))])
+        XCTAssertEqual(harness.state.players.count, 4)
+        XCTAssertEqual(harness.version, version)
+    }
+
+    func testARepeatedRejectionKeepsItsOriginalVersion() throws {
+        harness.rejected(ann, id: "bad", ["kind": "removePlayer", "playerId": 99], code: .notFound)
+        let firstVersion = harness.version
+        harness.command(ann, id: "other", ["kind": "addPlayer", "name": "Eve"]) { state in
+            state.players.append(Player(id: 4, name: "Eve"))
+            state.nextPlayerID = 5
+        }
+        harness.message(ann, ["type": "command", "id": "bad", "base": .int(harness.version),
+                              "action": ["kind": "removePlayer", "playerId": 99]],
+                        expect: [.send(ann, .rejected(id: "bad",
+                                                      rejection: Rejection(.notFound, "There is no player with id 99; they may have been removed."),
+                                                      version: firstVersion))])
+    }
+
+    func testRateLimitedIsNotAFinalAnswer() throws {
+        for index in 0..<97 {
+            _ = harness.message(ann, ["type": "command", "id": .string("n\(index)"), "base": .int(harness.version),
+                                      "action": ["kind": "editPlayer", "playerId": 1, "age": .int(index % 90 + 1)]])
+        }
+        // 3 setup commands + 97 = the burst of 100; the next is limited.
+        harness.rejected(ann, id: "over", ["kind": "addPlayer", "name": "Zed"], code: .rateLimited)
+        harness.clock.advance(byMs: 50) // 20 a second refill one token in 50 ms
+        harness.command(ann, id: "over", ["kind": "addPlayer", "name": "Zed"]) { state in
+            state.players.append(Player(id: 4, name: "Zed"))
+            state.nextPlayerID = 5
+        }
+    }
+}

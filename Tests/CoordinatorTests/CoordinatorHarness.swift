@@ -1,0 +1,134 @@
+import GatherCoordinator
+import GatherModel
+import GatherPresenters
+import GatherStore
+import Logging
+import XCTest
+
+/// A TestStore for the Coordinator's core: a test clock, counters for ids and tokens, a real
+/// in-memory SQLite store, and assertions on the whole next state and every effect.
+final class CoordinatorHarness {
+    let clock = TestClock()
+    let store: SQLiteStore
+    private(set) var core: CoordinatorCore
+    private let counter = Counter()
+
+    static let inviteCode = "KICKOFF1"
+    static let start: Int64 = 1_763_800_000_000
+
+    init(store: SQLiteStore? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        self.store = try store ?? SQLiteStore.inMemory()
+        core = try CoordinatorCore(store: self.store, environment: Self.environment(clock: clock, counter: counter),
+                                   logger: Logger(label: "test"))
+    }
+
+    /// A new core on the same store, as after a restart.
+    func restart() throws -> [Effect] {
+        core = try CoordinatorCore(store: store, environment: Self.environment(clock: clock, counter: counter),
+                                   logger: Logger(label: "test"))
+        return core.start()
+    }
+
+    static func environment(clock: TestClock, counter: Counter) -> CoordinatorEnvironment {
+        CoordinatorEnvironment(
+            now: { clock.now },
+            newGatherID: { "gather-\(counter.next())" },
+            newToken: { "token-\(String(counter.next()).padding(toLength: 12, withPad: "0", startingAt: 0))" },
+            hashToken: { "hashed:" + $0 },
+            inviteCode: inviteCode,
+            decoyPasswordHash: "decoy")
+    }
+
+    // MARK: - Sending
+
+    /// Sends an event and asserts every effect it produced, in order.
+    @discardableResult
+    func send(_ event: CoordinatorEvent, expect expected: [Effect]? = nil, file: StaticString = #filePath,
+              line: UInt = #line) -> [Effect] {
+        let effects = core.handle(event)
+        if let expected { XCTAssertEqual(effects, expected, file: file, line: line) }
+        return effects
+    }
+
+    func message(_ client: ClientID, _ json: JSONValue, expect expected: [Effect]? = nil,
+                 file: StaticString = #filePath, line: UInt = #line) -> [Effect] {
+        send(.messageReceived(client, text: JSONWriter.string(json)), expect: expected, file: file, line: line)
+    }
+
+    /// Sends a command and asserts the WHOLE next state: `update` turns the old state into the
+    /// expected one. Expects exactly a snapshot then an ack (plus any countdown scheduling).
+    func command(_ client: ClientID, id: String, base: Int? = nil, _ action: JSONValue,
+                 update: (inout GatherState) -> Void, file: StaticString = #filePath, line: UInt = #line)
+        -> [Effect]
+    {
+        var expected = core.state
+        update(&expected)
+        let version = core.version + 1
+        let effects = message(client, ["type": "command", "id": .string(id), "base": .int(base ?? core.version),
+                                       "action": action], file: file, line: line)
+        XCTAssertEqual(core.state, expected, "whole state", file: file, line: line)
+        XCTAssertEqual(core.version, version, file: file, line: line)
+        // Countdown wake-ups and a presence update that came due ride along; they are asserted where they matter.
+        let main = effects.filter {
+            switch $0 {
+            case .scheduleCountdown, .publishPresence, .schedulePresence: return false
+            default: return true
+            }
+        }
+        XCTAssertEqual(main, [.publishSnapshot(version: version, state: expected),
+                              .send(client, .ack(id: id, version: version))], file: file, line: line)
+        return effects
+    }
+
+    /// Sends a command that must be rejected: the state and version stay exactly as they were.
+    func rejected(_ client: ClientID, id: String, base: Int? = nil, _ action: JSONValue, code: RejectionCode,
+                  messageContains: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        let before = core.state
+        let version = core.version
+        let effects = message(client, ["type": "command", "id": .string(id), "base": .int(base ?? core.version),
+                                       "action": action], file: file, line: line)
+        XCTAssertEqual(core.state, before, "state unchanged", file: file, line: line)
+        XCTAssertEqual(core.version, version, file: file, line: line)
+        guard effects.count == 1, case .send(client, .rejected(id, let rejection, version)) = effects[0] else {
+            return XCTFail("expected one rejection, got \(effects)", file: file, line: line)
+        }
+        XCTAssertEqual(rejection.code, code, rejection.message, file: file, line: line)
+        if let messageContains {
+            XCTAssertTrue(rejection.message.contains(messageContains), "“\(rejection.message)”", file: file, line: line)
+        }
+    }
+
+    // MARK: - Setting the scene
+
+    /// Connects a client and consumes its welcome (and whatever presence it causes).
+    func connect(_ number: UInt64, address: String = "10.0.0.9") -> ClientID {
+        let client = ClientID(number)
+        let effects = send(.clientConnected(client, address: address))
+        XCTAssertEqual(effects.first, .greet(client, .welcome(serverTime: clock.now)))
+        return client
+    }
+
+    /// Registers `username` on `client` through the real path (KDF effect, then its result).
+    @discardableResult
+    func organiser(_ number: UInt64, _ username: String) -> ClientID {
+        let client = connect(number)
+        let effects = message(client, ["type": "register", "id": "reg", "username": .string(username),
+                                       "password": "correct horse", "inviteCode": .string(Self.inviteCode)])
+        XCTAssertEqual(effects, [.hashPassword(PasswordJob(client: client, purpose: .register, username: username,
+                                                           password: "correct horse", requestID: "reg"))])
+        let granted = send(.passwordHashed(PasswordJob(client: client, purpose: .register, username: username,
+                                                       password: "correct horse", requestID: "reg"),
+                                           encodedHash: "kdf(correct horse)"))
+        XCTAssertTrue(granted.contains { if case .send(client, .session(let grant?)) = $0 { grant.username == username } else { false } })
+        return client
+    }
+
+    var state: GatherState { core.state }
+    var version: Int { core.version }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.withLock { value += 1; return value } }
+}
