@@ -1,0 +1,93 @@
+import CLibWebSockets
+import Foundation
+
+// MARK: - Plain HTTP on protocol 0 (service thread only)
+
+extension LiveServer {
+    func handleHTTP(_ wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?,
+                    length: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            // An upgrade that offered no subprotocol binds to protocol 0: not ours to accept.
+            return refuseUpgrade(wsi, status: 400, reason: "Bad Request",
+                                 detail: "connect to /live with the gather.v1 subprotocol")
+        case LWS_CALLBACK_HTTP:
+            return serveRequest(wsi)
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return writePendingBody(wsi)
+        case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        case LWS_CALLBACK_CLOSED_HTTP:
+            httpBodies[wsi] = nil
+        default:
+            break
+        }
+        return 0
+    }
+
+    /// GET only: a dynamic route, else a file under `Public/`, else 404.
+    private func serveRequest(_ wsi: OpaquePointer) -> Int32 {
+        guard let path = HTTPHeaders.value(wsi, WSI_TOKEN_GET_URI) else {
+            return respond(wsi, .text(405, "Only GET is served here."), extraHeaders: [("Allow", "GET")])
+        }
+        if path == "/live" {
+            return respond(wsi, .text(426, "Open /live as a WebSocket with the gather.v1 subprotocol."))
+        }
+        let request = HTTPRequest(method: "GET", path: path, query: HTTPHeaders.value(wsi, WSI_TOKEN_HTTP_URI_ARGS))
+        if let response = configuration.dynamicRoutes(request) {
+            return respond(wsi, response)
+        }
+        guard let file = HandshakeRules.staticFile(for: path, root: configuration.publicDirectory) else {
+            return respond(wsi, .text(404, "Nothing here."))
+        }
+        let served = lws_serve_http_file(wsi, file, HandshakeRules.contentType(forFile: file),
+                                         staticFileHeaders, Int32(staticFileHeaders.utf8.count))
+        if served < 0 || (served > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
+        return 0
+    }
+
+    /// Headers, now; the body when lws says the connection is writable.
+    private func respond(_ wsi: OpaquePointer, _ response: HTTPResponse,
+                         extraHeaders: [(String, String)] = []) -> Int32 {
+        var buffer = [UInt8](repeating: 0, count: SharedFrame.headroom + 4096)
+        let written: Bool = buffer.withUnsafeMutableBufferPointer { storage in
+            let start = storage.baseAddress! + SharedFrame.headroom
+            let end = storage.baseAddress! + storage.count
+            var cursor: UnsafeMutablePointer<UInt8>? = start
+            guard lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
+                                              lws_filepos_t(response.body.count), &cursor, end) == 0
+            else { return false }
+            let headers = HandshakeRules.securityHeaders + [("Cache-Control", "no-store")]
+                + response.extraHeaders + extraHeaders
+            for (name, value) in headers {
+                guard lws_add_http_header_by_name(wsi, name + ":", value, Int32(value.utf8.count), &cursor, end) == 0
+                else { return false }
+            }
+            return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
+        }
+        guard written else { return -1 }
+        httpBodies[wsi] = response.body
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func writePendingBody(_ wsi: OpaquePointer) -> Int32 {
+        guard let body = httpBodies.removeValue(forKey: wsi) else { return 0 }
+        let frame = SharedFrame(body)
+        if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_HTTP_FINAL) < 0 { return -1 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    /// Raw header lines lws appends to a served file's answer. Pages are revalidated on every
+    /// load so an upgraded server never runs with yesterday's script.
+    var staticFileHeaders: String {
+        (HandshakeRules.securityHeaders + [("Cache-Control", "no-cache")])
+            .map { "\($0.0): \($0.1)\r\n" }.joined()
+    }
+}
+
+extension HTTPResponse {
+    static func text(_ status: Int, _ message: String) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array((message + "\n").utf8))
+    }
+}

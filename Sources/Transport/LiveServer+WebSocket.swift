@@ -1,0 +1,233 @@
+import CLibWebSockets
+import Foundation
+
+/// Close codes of RFC 6455 that the Transport sends by itself.
+enum CloseCode {
+    static let goingAway: UInt16 = 1001
+    static let unacceptableData: UInt16 = 1003
+    static let invalidPayload: UInt16 = 1007
+    static let policyViolation: UInt16 = 1008
+    static let messageTooBig: UInt16 = 1009
+}
+
+// MARK: - The gather.v1 WebSocket (service thread only)
+
+extension LiveServer {
+    func handleLive(_ wsi: OpaquePointer, reason: lws_callback_reasons, session: UnsafeMutableRawPointer?,
+                    input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            return filterUpgrade(wsi)
+        case LWS_CALLBACK_ESTABLISHED:
+            guard let session else { return -1 }
+            opened(wsi, session: session.assumingMemoryBound(to: UInt64.self))
+        case LWS_CALLBACK_RECEIVE:
+            guard let connection = connection(for: session) else { return -1 }
+            return received(on: connection, input: input, length: length)
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            guard let connection = connection(for: session) else { return 0 }
+            return writable(connection)
+        case LWS_CALLBACK_CLOSED:
+            closed(session: session)
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            applyHandOff(context: lws_get_context(wsi))
+        default:
+            break
+        }
+        return 0
+    }
+
+    private func connection(for session: UnsafeMutableRawPointer?) -> LiveConnection? {
+        guard let number = session?.assumingMemoryBound(to: UInt64.self).pointee, number != 0 else { return nil }
+        return connections[number]
+    }
+
+    // MARK: Handshake
+
+    /// Last look before the 101: right path, same-origin browsers only, room for one more.
+    private func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        let path = HTTPHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? ""
+        guard path == "/live" else {
+            return refuseUpgrade(wsi, status: 404, reason: "Not Found", detail: "the live endpoint is /live")
+        }
+        let origin = HTTPHeaders.value(wsi, WSI_TOKEN_ORIGIN)
+        guard HandshakeRules.originAllowed(origin: origin, host: HTTPHeaders.value(wsi, WSI_TOKEN_HOST)) else {
+            logger.notice("refused a WebSocket from a foreign origin", metadata: ["http.origin": "\(origin ?? "")"])
+            return refuseUpgrade(wsi, status: 403, reason: "Forbidden", detail: "this page is not served by this server")
+        }
+        guard !draining, connections.count < configuration.maximumConnections else {
+            logger.warning("refused a WebSocket: connection limit reached",
+                           metadata: ["transport.connections": "\(connections.count)"])
+            return refuseUpgrade(wsi, status: 503, reason: "Service Unavailable", detail: "the server is full")
+        }
+        return 0
+    }
+
+    /// Writes a plain HTTP answer in place of the 101; returning 1 then makes lws close.
+    func refuseUpgrade(_ wsi: OpaquePointer, status: Int, reason: String, detail: String) -> Int32 {
+        let body = detail + "\n"
+        let response = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+        let frame = SharedFrame(Array(response.utf8))
+        _ = lws_write(wsi, frame.payload, frame.count, LWS_WRITE_HTTP_HEADERS)
+        return 1
+    }
+
+    private func opened(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>) {
+        nextConnectionNumber += 1
+        let connection = LiveConnection(id: ConnectionID(rawValue: nextConnectionNumber), wsi: wsi,
+                                        replyLimit: configuration.replyQueueLimit)
+        session.pointee = nextConnectionNumber
+        connections[nextConnectionNumber] = connection
+        setConnectionCount(connections.count)
+        let remote = [CChar](unsafeUninitializedCapacity: 64) { buffer, count in
+            buffer.initialize(repeating: 0)
+            count = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) == nil ? 0 : strlen(buffer.baseAddress!)
+        }
+        let remoteAddress = remote.isEmpty ? "unknown" : String(decoding: remote.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        delegate?.connectionOpened(connection.id, remoteAddress: remoteAddress)
+    }
+
+    private func closed(session: UnsafeMutableRawPointer?) {
+        let number = session?.assumingMemoryBound(to: UInt64.self)
+        guard let number, number.pointee != 0, let connection = connections.removeValue(forKey: number.pointee) else {
+            return
+        }
+        number.pointee = 0
+        setConnectionCount(connections.count)
+        delegate?.connectionClosed(connection.id)
+    }
+
+    // MARK: Receiving
+
+    /// Reassembles one message from lws's pieces, within the size cap, and passes on valid text.
+    private func received(on connection: LiveConnection, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        let wsi = connection.wsi
+        if lws_frame_is_binary(wsi) != 0 {
+            return closeNow(wsi, code: CloseCode.unacceptableData, reason: "gather.v1 speaks text frames only")
+        }
+        if lws_is_first_fragment(wsi) != 0 { connection.incoming.removeAll(keepingCapacity: true) }
+        guard connection.incoming.count + length <= configuration.maximumMessageBytes else {
+            connection.incoming = []
+            return closeNow(wsi, code: CloseCode.messageTooBig,
+                            reason: "messages are limited to \(configuration.maximumMessageBytes / 1024) KiB")
+        }
+        if let input, length > 0 {
+            connection.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
+        defer {
+            if connection.incoming.capacity > 16_384 { connection.incoming = [] } else { connection.incoming.removeAll(keepingCapacity: true) }
+        }
+        guard let text = String(validating: connection.incoming, as: UTF8.self) else {
+            return closeNow(wsi, code: CloseCode.invalidPayload, reason: "text frames must be valid UTF-8")
+        }
+        delegate?.received(text, from: connection.id)
+        return 0
+    }
+
+    private func closeNow(_ wsi: OpaquePointer, code: UInt16, reason: String) -> Int32 {
+        var bytes = Array(reason.utf8.prefix(120))
+        lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), &bytes, bytes.count)
+        return -1
+    }
+
+    // MARK: Sending
+
+    /// One `lws_write` per writable callback, the next frame from the connection's outbox.
+    private func writable(_ connection: LiveConnection) -> Int32 {
+        let wsi = connection.wsi
+        if let closing = connection.closing, !(closing.flushFirst && connection.outbox.hasPending(shared)) {
+            return closeNow(wsi, code: closing.code, reason: closing.reason)
+        }
+        guard case .frame(let frame) = connection.outbox.next(shared) else {
+            disarmStallTimer(connection)
+            return 0
+        }
+        if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_TEXT) < 0 { return -1 }
+        if connection.outbox.hasPending(shared) || connection.closing != nil {
+            armStallTimer(connection)
+            lws_callback_on_writable(wsi)
+        } else {
+            disarmStallTimer(connection)
+        }
+        return 0
+    }
+
+    /// A phone that stops reading is closed after `stalledTimeoutSeconds` without progress;
+    /// until then it holds at most one snapshot and its bounded replies.
+    private func armStallTimer(_ connection: LiveConnection) {
+        lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, Int32(configuration.stalledTimeoutSeconds))
+        connection.stallTimerArmed = true
+    }
+
+    private func disarmStallTimer(_ connection: LiveConnection) {
+        guard connection.stallTimerArmed else { return }
+        lws_set_timeout(connection.wsi, NO_PENDING_TIMEOUT, 0)
+        connection.stallTimerArmed = false
+    }
+
+    private func wantsToWrite(_ connection: LiveConnection) {
+        if !connection.stallTimerArmed { armStallTimer(connection) }
+        lws_callback_on_writable(connection.wsi)
+    }
+
+    // MARK: Hand-off from the Coordinator
+
+    /// Applies what other threads queued, in order, then wakes every connection that has news.
+    private func applyHandOff(context: OpaquePointer?) {
+        let (commands, stopping) = takeHandOff()
+        var sharedChanged = false
+        for command in commands {
+            switch command {
+            case .greet(let id, let bytes):
+                guard let connection = connections[id.rawValue] else { continue }
+                connection.outbox.greet(SharedFrame(bytes))
+                wantsToWrite(connection)
+            case .send(let id, let bytes):
+                guard let connection = connections[id.rawValue] else { continue }
+                if !connection.outbox.enqueue(SharedFrame(bytes)) {
+                    connection.closing = (CloseCode.policyViolation, "too many replies waiting", false)
+                }
+                wantsToWrite(connection)
+            case .publishSnapshot(let version, let bytes):
+                guard version > shared.snapshot?.version ?? Int.min else { continue }
+                shared.snapshot = (version, SharedFrame(bytes))
+                sharedChanged = true
+            case .publishTick(let bytes):
+                tickSerial += 1
+                shared.tick = (tickSerial, SharedFrame(bytes))
+                sharedChanged = true
+            case .publishPresence(let bytes):
+                presenceSerial += 1
+                shared.presence = (presenceSerial, SharedFrame(bytes))
+                sharedChanged = true
+            case .close(let id, let code, let reason):
+                guard let connection = connections[id.rawValue], connection.closing == nil else { continue }
+                connection.closing = (code, reason, true)
+                wantsToWrite(connection)
+            }
+        }
+        if stopping, !draining {
+            draining = true
+            for connection in connections.values {
+                connection.closing = (CloseCode.goingAway, "the server is shutting down", false)
+            }
+            sharedChanged = true
+        }
+        if sharedChanged, let context, let liveProtocol {
+            lws_callback_on_writable_all_protocol(context, liveProtocol)
+        }
+    }
+}
+
+/// Reading request headers that lws has parsed.
+enum HTTPHeaders {
+    static func value(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0, length < 8192 else { return nil }
+        var buffer = [CChar](repeating: 0, count: length + 1)
+        guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token) >= 0 else { return nil }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}

@@ -1,0 +1,240 @@
+import CLibWebSockets
+import COpenSSL
+import Foundation
+import Logging
+
+/// The one TLS port: static pages, a few HTTP endpoints and the `gather.v1` WebSocket at `/live`,
+/// on libwebsockets with ONE service thread. Other threads only `perform` (a locked hand-off
+/// followed by `lws_cancel_service`, the one lws call that is safe from another thread).
+public final class LiveServer: @unchecked Sendable {
+    let configuration: TransportConfiguration
+    let logger: Logger
+    weak var delegate: TransportDelegate?
+
+    // MARK: Shared with other threads (under `lock`)
+
+    private let lock = NSLock()
+    private var handOff: [TransportCommand] = []
+    private var context: OpaquePointer?
+    private var stopRequested = false
+    private var openConnections = 0
+    private let stopped = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+
+    // MARK: Service thread only
+
+    var connections: [UInt64: LiveConnection] = [:]
+    var shared = SharedFrames()
+    var tickSerial = 0
+    var presenceSerial = 0
+    var nextConnectionNumber: UInt64 = 0
+    var httpBodies: [OpaquePointer: [UInt8]] = [:]
+    var draining = false
+    private var cStrings: [UnsafeMutablePointer<CChar>] = []
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
+    private var retryTable: UnsafeMutablePointer<UInt32>?
+
+    public init(configuration: TransportConfiguration, logger: Logger, delegate: TransportDelegate) {
+        self.configuration = configuration
+        self.logger = logger
+        self.delegate = delegate
+    }
+
+    deinit {
+        for string in cStrings { free(string) }
+        protocols?.deallocate()
+        retryPolicy?.deallocate()
+        retryTable?.deallocate()
+    }
+
+    public var connectionCount: Int { lock.withLock { openConnections } }
+
+    func setConnectionCount(_ count: Int) { lock.withLock { openConnections = count } }
+
+    // MARK: - Starting
+
+    /// Creates the context, binds, and starts the service thread. Returns the bound port.
+    public func start() throws -> Int {
+        try checkFiles()
+        FileDescriptorLimit.raiseToHardLimit()
+        LWSLogBridge.install(logger: logger)
+
+        var info = lws_context_creation_info()
+        info.port = Int32(configuration.port)
+        if configuration.host != "0.0.0.0", configuration.host != "::" { info.iface = UnsafePointer(cString(configuration.host)) }
+        info.options = gather_lws_option_do_ssl_global_init() | gather_lws_option_validate_utf8()
+        if configuration.host == "0.0.0.0" || (!configuration.host.contains(":") && configuration.host != "localhost") {
+            info.options |= gather_lws_option_disable_ipv6()
+        }
+        info.ssl_cert_filepath = UnsafePointer(cString(configuration.certificatePath))
+        info.ssl_private_key_filepath = UnsafePointer(cString(configuration.privateKeyPath))
+        info.alpn = UnsafePointer(cString("http/1.1"))  // never h2 (CVE in 4.1.6's HTTP/2 header parser)
+        info.ssl_cipher_list = UnsafePointer(cString(TLSPolicy.tls12Ciphers))
+        info.tls1_3_plus_cipher_list = UnsafePointer(cString(TLSPolicy.tls13Ciphers))
+        info.server_string = UnsafePointer(cString("gather"))
+        info.protocols = UnsafePointer(makeProtocols())
+        info.retry_and_idle_policy = UnsafePointer(makeRetryPolicy())
+        info.count_threads = 1
+        info.fd_limit_per_thread = UInt32(max(1024, configuration.maximumConnections + 256))
+        info.timeout_secs = 20
+        info.max_http_header_pool = 256
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+
+        guard let created = lws_create_context(&info) else {
+            throw TransportError("cannot listen on \(configuration.host):\(configuration.port) with the given certificate "
+                + "(is the port already in use, or the certificate and key not a pair?)")
+        }
+        let vhost = lws_get_vhost_by_name(created, "default")
+        let port = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? configuration.port
+        guard port > 0 else {
+            lws_context_destroy(created)
+            throw TransportError("cannot listen on \(configuration.host):\(configuration.port): the port is in use")
+        }
+        lock.withLock { context = created }
+        let thread = Thread { [self] in self.serviceLoop() }
+        thread.name = "gather.transport"
+        thread.stackSize = 1 << 20
+        self.thread = thread
+        thread.start()
+        return port
+    }
+
+    private func checkFiles() throws {
+        for (what, path) in [("certificate", configuration.certificatePath), ("private key", configuration.privateKeyPath)] {
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw TransportError("cannot read the \(what) \(path)")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: configuration.publicDirectory, isDirectory: &isDirectory),
+              isDirectory.boolValue
+        else { throw TransportError("the pages folder \(configuration.publicDirectory) does not exist") }
+    }
+
+    private func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let pointer = strdup(text)!
+        cStrings.append(pointer)
+        return pointer
+    }
+
+    private func makeProtocols() -> UnsafeMutablePointer<lws_protocols> {
+        let list = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
+        list[0] = lws_protocols(name: UnsafePointer(cString("http")), callback: httpCallbackThunk,
+                                per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0)
+        list[1] = lws_protocols(name: UnsafePointer(cString("gather.v1")), callback: liveCallbackThunk,
+                                per_session_data_size: MemoryLayout<UInt64>.size, rx_buffer_size: 4096, id: 0,
+                                user: nil, tx_packet_size: 0)
+        list[2] = lws_protocols()  // a zeroed entry ends the list
+        protocols = list
+        return list
+    }
+
+    private func makeRetryPolicy() -> UnsafeMutablePointer<lws_retry_bo_t> {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+        table.pointee = 1000
+        retryTable = table
+        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        let ping = UInt16(clamping: configuration.pingIntervalSeconds)
+        policy.pointee = lws_retry_bo_t(retry_ms_table: table, retry_ms_table_count: 1, conceal_count: 0,
+                                        secs_since_valid_ping: ping, secs_since_valid_hangup: ping &* 2,
+                                        jitter_percent: 0)
+        retryPolicy = policy
+        return policy
+    }
+
+    var liveProtocol: UnsafePointer<lws_protocols>? { protocols.map { UnsafePointer($0 + 1) } }
+
+    // MARK: - The service thread
+
+    private func serviceLoop() {
+        guard let context = lock.withLock({ self.context }) else { return }
+        var drainDeadline: Date?
+        while true {
+            if lws_service(context, 250) < 0 { break }
+            if draining {
+                if drainDeadline == nil { drainDeadline = Date().addingTimeInterval(2) }
+                if connections.isEmpty || Date() > drainDeadline! { break }
+            }
+        }
+        lock.withLock { self.context = nil }
+        lws_context_destroy(context)
+        stopped.signal()
+    }
+
+    // MARK: - Hand-off (any thread)
+
+    /// Queues commands for the service thread, in order.
+    public func perform(_ commands: [TransportCommand]) {
+        guard !commands.isEmpty else { return }
+        lock.withLock {
+            guard let context, !stopRequested else { return }
+            handOff.append(contentsOf: commands)
+            lws_cancel_service(context)
+        }
+    }
+
+    /// Takes what other threads queued (service thread).
+    func takeHandOff() -> (commands: [TransportCommand], stopping: Bool) {
+        lock.withLock {
+            defer { handOff.removeAll(keepingCapacity: true) }
+            return (handOff, stopRequested)
+        }
+    }
+
+    /// Closes every WebSocket with 1001, stops the service thread and frees the context. Idempotent.
+    public func shutdown() {
+        let running: Bool = lock.withLock {
+            guard let context, !stopRequested else { return false }
+            stopRequested = true
+            lws_cancel_service(context)
+            return true
+        }
+        guard running else { return }
+        if stopped.wait(timeout: .now() + 5) == .timedOut {
+            logger.warning("transport did not stop within 5 s")
+        }
+    }
+}
+
+/// Keeps one connection's state on the service thread.
+final class LiveConnection {
+    let id: ConnectionID
+    let wsi: OpaquePointer
+    var outbox: Outbox
+    var incoming: [UInt8] = []
+    var closing: (code: UInt16, reason: String, flushFirst: Bool)?
+    var stallTimerArmed = false
+
+    init(id: ConnectionID, wsi: OpaquePointer, replyLimit: Int) {
+        self.id = id
+        self.wsi = wsi
+        outbox = Outbox(replyLimit: replyLimit)
+    }
+}
+
+/// OpenSSL settings: TLS 1.2 and 1.3 only, ECDHE with AEAD ciphers only.
+enum TLSPolicy {
+    static let tls12Ciphers = [
+        "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
+        "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+    ].joined(separator: ":")
+    static let tls13Ciphers = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256"
+
+    /// Applied to the server's SSL_CTX when lws offers it.
+    static func harden(_ context: OpaquePointer) {
+        _ = gather_ssl_ctx_set_min_proto_version(context, gather_tls1_2_version())
+        // Frees idle connections' TLS buffers: about 34 KB less per quiet spectator.
+        _ = gather_ssl_ctx_set_mode(context, gather_ssl_mode_release_buffers())
+    }
+}
+
+enum FileDescriptorLimit {
+    /// Thousands of spectators need thousands of sockets; the soft limit is often 1024.
+    static func raiseToHardLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

@@ -1,0 +1,28 @@
+import CLibWebSockets
+
+/// One message's bytes with the headroom `lws_write` needs in front. A snapshot is encoded once
+/// into one of these and the same buffer is written to every connection: lws rewrites the frame
+/// header in the headroom on each write, which is safe on the single service thread.
+final class SharedFrame: @unchecked Sendable {
+    static let headroom = Int(gather_lws_pre())
+
+    private let storage: UnsafeMutableRawBufferPointer
+    let count: Int
+
+    init(_ bytes: [UInt8]) {
+        count = bytes.count
+        storage = .allocate(byteCount: Self.headroom + max(1, bytes.count), alignment: 16)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { (storage.baseAddress! + Self.headroom).copyMemory(from: base, byteCount: count) }
+        }
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The payload, with `headroom` writable bytes before it.
+    var payload: UnsafeMutablePointer<UInt8> {
+        (storage.baseAddress! + Self.headroom).assumingMemoryBound(to: UInt8.self)
+    }
+
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: payload, count: count)) }
+}

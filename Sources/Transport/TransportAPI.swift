@@ -1,0 +1,91 @@
+/// A WebSocket connection, numbered by the Transport; the App maps it 1:1 to the Coordinator's client.
+public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public var description: String { "#\(rawValue)" }
+}
+
+public struct HTTPRequest: Sendable {
+    public let method: String
+    /// Without the query.
+    public let path: String
+    public let query: String?
+
+    public init(method: String, path: String, query: String?) {
+        self.method = method
+        self.path = path
+        self.query = query
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var contentType: String
+    public var body: [UInt8]
+    public var extraHeaders: [(String, String)]
+
+    public init(status: Int, contentType: String, body: [UInt8], extraHeaders: [(String, String)] = []) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.extraHeaders = extraHeaders
+    }
+}
+
+public struct TransportConfiguration: Sendable {
+    public var host: String
+    /// 0 picks a free port; `LiveServer.start()` returns the bound one.
+    public var port: Int
+    public var certificatePath: String
+    public var privateKeyPath: String
+    public var publicDirectory: String
+    public var maximumMessageBytes = 65_536
+    public var maximumConnections = 20_000
+    /// Direct replies waiting per connection; a client that lets more pile up is closed (1008).
+    public var replyQueueLimit = 256
+    /// A connection with output waiting that makes no progress this long is closed.
+    public var stalledTimeoutSeconds = 30
+    /// Idle connections are pinged after this long, and closed if nothing answers as long again.
+    public var pingIntervalSeconds = 30
+    /// GET requests that are not static files: /healthz, /metrics, /api/…, /qr.svg, /ca.pem.
+    /// Runs on the service thread: it must be quick and thread-safe. nil answers 404.
+    public var dynamicRoutes: @Sendable (HTTPRequest) -> HTTPResponse?
+
+    public init(host: String, port: Int, certificatePath: String, privateKeyPath: String, publicDirectory: String,
+                dynamicRoutes: @escaping @Sendable (HTTPRequest) -> HTTPResponse?) {
+        self.host = host
+        self.port = port
+        self.certificatePath = certificatePath
+        self.privateKeyPath = privateKeyPath
+        self.publicDirectory = publicDirectory
+        self.dynamicRoutes = dynamicRoutes
+    }
+}
+
+/// Called on the Transport's service thread; implementations hand work to their own queue.
+public protocol TransportDelegate: AnyObject, Sendable {
+    /// After a successful `gather.v1` handshake.
+    func connectionOpened(_ id: ConnectionID, remoteAddress: String)
+    /// Exactly once for every opened connection.
+    func connectionClosed(_ id: ConnectionID)
+    /// One complete, valid UTF-8 text message within the size limit.
+    func received(_ text: String, from id: ConnectionID)
+}
+
+/// What the Coordinator's side asks the Transport to deliver, applied in order.
+public enum TransportCommand: Sendable {
+    /// The first frame of the connection; after it the connection follows the shared frames.
+    case greet(ConnectionID, [UInt8])
+    /// A direct reply, in a bounded queue.
+    case send(ConnectionID, [UInt8])
+    /// Shared by every greeted connection; each gets the newest version it has not had.
+    case publishSnapshot(version: Int, bytes: [UInt8])
+    case publishTick([UInt8])
+    case publishPresence([UInt8])
+    case close(ConnectionID, code: UInt16, reason: String)
+}
+
+public struct TransportError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
