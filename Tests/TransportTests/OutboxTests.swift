@@ -1,0 +1,94 @@
+@testable import GatherTransport
+import XCTest
+
+/// The order a phone receives things in, and what a slow phone skips.
+final class OutboxTests: XCTestCase {
+    private func frame(_ text: String) -> SharedFrame { SharedFrame(Array(text.utf8)) }
+
+    private func drain(_ outbox: inout Outbox, _ shared: SharedFrames) -> [String] {
+        var sent: [String] = []
+        for _ in 0..<100 {
+            guard case .frame(let next) = outbox.next(shared) else { break }
+            sent.append(String(decoding: next.bytes, as: UTF8.self))
+        }
+        return sent
+    }
+
+    func testNothingIsSentBeforeTheGreeting() {
+        var outbox = Outbox(replyLimit: 4)
+        var shared = SharedFrames()
+        shared.snapshot = (1, frame("snapshot 1"))
+        XCTAssertTrue(outbox.enqueue(frame("reply")))
+        XCTAssertEqual(outbox.next(shared), .nothing)
+        XCTAssertFalse(outbox.hasPending(shared))
+
+        outbox.greet(frame("welcome"))
+        XCTAssertEqual(drain(&outbox, shared), ["welcome", "snapshot 1", "reply"])
+    }
+
+    func testSnapshotComesBeforeRepliesSoAnAckNeverOvertakesItsState() {
+        var outbox = Outbox(replyLimit: 4)
+        outbox.greet(frame("welcome"))
+        var shared = SharedFrames()
+        shared.snapshot = (1, frame("snapshot 1"))
+        XCTAssertEqual(drain(&outbox, shared), ["welcome", "snapshot 1"])
+
+        shared.snapshot = (2, frame("snapshot 2"))
+        XCTAssertTrue(outbox.enqueue(frame("ack 2")))
+        shared.tick = (1, frame("tick 1"))
+        shared.presence = (1, frame("presence 1"))
+        XCTAssertEqual(drain(&outbox, shared), ["snapshot 2", "ack 2", "presence 1", "tick 1"])
+        XCTAssertEqual(outbox.sentSnapshotVersion, 2)
+    }
+
+    func testASlowPhoneSkipsToTheNewestSnapshotAndTick() {
+        var outbox = Outbox(replyLimit: 4)
+        outbox.greet(frame("welcome"))
+        var shared = SharedFrames()
+        XCTAssertEqual(drain(&outbox, shared), ["welcome"])
+        for version in 1...50 { shared.snapshot = (version, frame("snapshot \(version)")) }
+        for serial in 1...9 { shared.tick = (serial, frame("tick \(serial)")) }
+        XCTAssertEqual(drain(&outbox, shared), ["snapshot 50", "tick 9"])
+        XCTAssertEqual(drain(&outbox, shared), [])
+    }
+
+    func testRepliesKeepTheirOrderAndTheQueueIsBounded() {
+        var outbox = Outbox(replyLimit: 3)
+        outbox.greet(frame("welcome"))
+        XCTAssertTrue(outbox.enqueue(frame("r1")))
+        XCTAssertTrue(outbox.enqueue(frame("r2")))
+        XCTAssertTrue(outbox.enqueue(frame("r3")))
+        XCTAssertFalse(outbox.enqueue(frame("r4")), "a fourth reply must be refused so the caller closes the phone")
+        XCTAssertEqual(outbox.queuedReplies, 3)
+        XCTAssertEqual(drain(&outbox, SharedFrames()), ["welcome", "r1", "r2", "r3"])
+        XCTAssertTrue(outbox.enqueue(frame("r5")), "room again once the phone read")
+    }
+
+    func testALongConversationDoesNotGrowTheQueue() {
+        var outbox = Outbox(replyLimit: 8)
+        outbox.greet(frame("welcome"))
+        _ = drain(&outbox, SharedFrames())
+        for round in 0..<1_000 {
+            XCTAssertTrue(outbox.enqueue(frame("r\(round)")))
+            XCTAssertEqual(drain(&outbox, SharedFrames()), ["r\(round)"])
+        }
+        XCTAssertEqual(outbox.queuedReplies, 0)
+    }
+
+    func testASecondGreetingIsIgnored() {
+        var outbox = Outbox(replyLimit: 2)
+        outbox.greet(frame("welcome"))
+        outbox.greet(frame("welcome again"))
+        XCTAssertEqual(drain(&outbox, SharedFrames()), ["welcome"])
+        outbox.greet(frame("late welcome"))
+        XCTAssertEqual(drain(&outbox, SharedFrames()), [])
+    }
+
+    func testSharedFrameKeepsHeadroomForTheFrameHeader() {
+        let shared = frame("hello")
+        XCTAssertGreaterThanOrEqual(SharedFrame.headroom, 14, "lws needs room for the largest WebSocket header")
+        XCTAssertEqual(shared.count, 5)
+        XCTAssertEqual(shared.bytes, Array("hello".utf8))
+        XCTAssertEqual(SharedFrame([]).count, 0)
+    }
+}
