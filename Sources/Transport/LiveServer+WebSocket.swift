@@ -145,6 +145,10 @@ extension LiveServer {
             return 0
         }
         if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_TEXT) < 0 { return -1 }
+        // A phone that joined after the publish is catching up, not part of the fan-out.
+        if frame === shared.snapshot?.frame, connection.openedAt < snapshotPublishedAt {
+            fanOut.observe(publishedAt: snapshotPublishedAt)
+        }
         if connection.outbox.hasPending(shared) || connection.closing != nil {
             armStallTimer(connection)
             lws_callback_on_writable(wsi)
@@ -178,7 +182,7 @@ extension LiveServer {
     private func applyHandOff(context: OpaquePointer?) {
         let (commands, stopping) = takeHandOff()
         var sharedChanged = false
-        for command in commands {
+        for (command, handedOverAt) in commands {
             switch command {
             case .greet(let id, let bytes):
                 guard let connection = connections[id.rawValue] else { continue }
@@ -193,6 +197,7 @@ extension LiveServer {
             case .publishSnapshot(let version, let bytes):
                 guard version > shared.snapshot?.version ?? Int.min else { continue }
                 shared.snapshot = (version, SharedFrame(bytes))
+                snapshotPublishedAt = handedOverAt
                 sharedChanged = true
             case .publishTick(let bytes):
                 tickSerial += 1

@@ -14,7 +14,7 @@ public final class LiveServer: @unchecked Sendable {
     // MARK: Shared with other threads (under `lock`)
 
     private let lock = NSLock()
-    private var handOff: [TransportCommand] = []
+    private var handOff: [(command: TransportCommand, at: UInt64)] = []
     private var context: OpaquePointer?
     private var stopRequested = false
     private var openConnections = 0
@@ -25,6 +25,8 @@ public final class LiveServer: @unchecked Sendable {
 
     var connections: [UInt64: LiveConnection] = [:]
     var shared = SharedFrames()
+    /// When the current shared snapshot was handed over, for the fan-out histogram.
+    var snapshotPublishedAt: UInt64 = 0
     var tickSerial = 0
     var presenceSerial = 0
     var nextConnectionNumber: UInt64 = 0
@@ -47,6 +49,9 @@ public final class LiveServer: @unchecked Sendable {
         retryPolicy?.deallocate()
         retryTable?.deallocate()
     }
+
+    /// Publish → socket latency of snapshots, for `/metrics`.
+    public let fanOut = FanOutMetrics()
 
     public var connectionCount: Int { lock.withLock { openConnections } }
 
@@ -152,6 +157,7 @@ public final class LiveServer: @unchecked Sendable {
         var drainDeadline: Date?
         while true {
             if lws_service(context, 250) < 0 { break }
+            fanOut.publish()
             if draining {
                 if drainDeadline == nil { drainDeadline = Date().addingTimeInterval(2) }
                 if connections.isEmpty || Date() > drainDeadline! { break }
@@ -169,13 +175,14 @@ public final class LiveServer: @unchecked Sendable {
         guard !commands.isEmpty else { return }
         lock.withLock {
             guard let context, !stopRequested else { return }
-            handOff.append(contentsOf: commands)
+            let now = DispatchTime.now().uptimeNanoseconds
+            handOff.append(contentsOf: commands.map { ($0, now) })
             lws_cancel_service(context)
         }
     }
 
     /// Takes what other threads queued (service thread).
-    func takeHandOff() -> (commands: [TransportCommand], stopping: Bool) {
+    func takeHandOff() -> (commands: [(command: TransportCommand, at: UInt64)], stopping: Bool) {
         lock.withLock {
             defer { handOff.removeAll(keepingCapacity: true) }
             return (handOff, stopRequested)
@@ -205,6 +212,7 @@ final class LiveConnection {
     var incoming: [UInt8] = []
     var closing: (code: UInt16, reason: String, flushFirst: Bool)?
     var stallTimerArmed = false
+    let openedAt = DispatchTime.now().uptimeNanoseconds
 
     init(id: ConnectionID, wsi: OpaquePointer, replyLimit: Int) {
         self.id = id

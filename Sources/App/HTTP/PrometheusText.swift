@@ -1,0 +1,52 @@
+import GatherCoordinator
+import GatherTransport
+
+/// `/metrics` in the Prometheus text exposition format.
+enum PrometheusText {
+    static func render(_ reading: CoordinatorMetrics.Reading, fanOut: FanOutMetrics.Reading, connections: Int) -> String {
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+        metric("gather_state_version", "gauge", "Version of the shared gather state.")
+        out += "gather_state_version \(reading.version)\n"
+        metric("gather_connections", "gauge", "Open WebSocket connections by role.")
+        out += "gather_connections{role=\"organiser\"} \(max(0, connections - reading.spectatorsOnline))\n"
+        out += "gather_connections{role=\"spectator\"} \(reading.spectatorsOnline)\n"
+        metric("gather_organisers_online", "gauge", "Distinct organisers connected.")
+        out += "gather_organisers_online \(reading.organisersOnline)\n"
+        metric("gather_commands_applied_total", "counter", "Commands acknowledged.")
+        out += "gather_commands_applied_total \(reading.commandsApplied)\n"
+        metric("gather_commands_rejected_total", "counter", "Commands rejected, by code.")
+        for (code, count) in reading.rejectionsByCode.sorted(by: { $0.key < $1.key }) {
+            out += "gather_commands_rejected_total{code=\"\(code)\"} \(count)\n"
+        }
+        metric("gather_errors_total", "counter", "Messages answered with an error, by code.")
+        for (code, count) in reading.errorsByCode.sorted(by: { $0.key < $1.key }) {
+            out += "gather_errors_total{code=\"\(code)\"} \(count)\n"
+        }
+        metric("gather_tick_lateness_ms", "histogram", "How late countdown wake-ups ran, in ms.")
+        var cumulative = 0
+        let histogram = reading.tickLateness
+        for (index, bound) in histogram.bounds.enumerated() {
+            cumulative += histogram.counts[index]
+            out += "gather_tick_lateness_ms_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        cumulative += histogram.counts[histogram.bounds.count]
+        out += "gather_tick_lateness_ms_bucket{le=\"+Inf\"} \(cumulative)\n"
+        out += "gather_tick_lateness_ms_sum \(histogram.sum)\n"
+        out += "gather_tick_lateness_ms_count \(histogram.total)\n"
+        metric("gather_fanout_latency_ms", "histogram",
+               "From a change's snapshot being handed to the Transport to its write on each connection, in ms.")
+        cumulative = 0
+        for (index, bound) in FanOutMetrics.Reading.bounds.enumerated() {
+            cumulative += fanOut.counts[index]
+            out += "gather_fanout_latency_ms_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        cumulative += fanOut.counts[FanOutMetrics.Reading.bounds.count]
+        out += "gather_fanout_latency_ms_bucket{le=\"+Inf\"} \(cumulative)\n"
+        out += "gather_fanout_latency_ms_sum \(fanOut.sumMilliseconds)\n"
+        out += "gather_fanout_latency_ms_count \(fanOut.total)\n"
+        return out
+    }
+}
