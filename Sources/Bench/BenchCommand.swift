@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+
+/// Which scenarios to run.
+enum ScenarioChoice: String, ExpressibleByArgument, CaseIterable {
+    case fanout, stalled, all
+}
+
+/// `gather-bench`: fan-out latency, durable acks, ticks, handshakes and memory of a real server.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gather-bench",
+        abstract: "Measure a real gather server over wss on loopback: press → every spectator, acks, ticks, memory.",
+        discussion: "Starts `gather serve` on a free loopback port (a fresh process per scenario, temporary data and "
+            + "certificates), or targets a running one with --url and --ca. Release builds only give honest numbers."
+    )
+
+    @Option(help: "The gather executable to start (e.g. .build/release/gather).")
+    var server: String?
+
+    @Option(help: "The pages folder for the started server.")
+    var `public` = "Public"
+
+    @Option(help: "A running server instead: wss://127.0.0.1:PORT (loopback only).")
+    var url: String?
+
+    @Option(help: "The CA certificate (PEM) that signed the running server's certificate.")
+    var ca: String?
+
+    @Option(name: .customLong("server-pid"), help: "PID of the running server, for its memory (with --url).")
+    var serverPID: Int32?
+
+    @Option(name: .customLong("invite-code"), help: "Invite code (given to the started server; needed with --url).")
+    var inviteCode = "BENCHCODE1"
+
+    @Option(help: "Spectator counts of the fan-out scenario (repeatable).")
+    var spectators: [Int] = [1_000, 10_000]
+
+    @Option(name: .customLong("stalled-spectators"), help: "Spectators of the stalled scenario (one of them stalls).")
+    var stalledSpectators = 1_000
+
+    @Option(help: "Organisers pressing in turn.")
+    var organisers = 4
+
+    @Option(help: "Measured presses (score +1/−1) per scenario; the stalled scenario does them twice.")
+    var commands = 100
+
+    @Option(help: "Players on the roster (they make the snapshot as big as a real one).")
+    var players = 22
+
+    @Option(name: .customLong("presses-per-gather"), help: "A fresh gather after this many presses, as in real matches.")
+    var pressesPerGather = 20
+
+    @Option(help: "fanout, stalled or all.")
+    var scenario: ScenarioChoice = .all
+
+    @Flag(help: "Print one JSON object instead of the table.")
+    var json = false
+
+    func validate() throws {
+        guard (server == nil) != (url == nil) else { throw ValidationError("Give either --server or --url.") }
+        if url != nil, ca == nil { throw ValidationError("--url needs --ca.") }
+        guard spectators.allSatisfy({ (1...100_000).contains($0) }), (2...100_000).contains(stalledSpectators) else {
+            throw ValidationError("--spectators must be 1–100000 and --stalled-spectators 2–100000.")
+        }
+        guard (1...64).contains(organisers), (1...100_000).contains(commands), (2...500).contains(players),
+              (1...10_000).contains(pressesPerGather)
+        else { throw ValidationError("--organisers 1–64, --commands ≥ 1, --players 2–500, --presses-per-gather ≥ 1.") }
+    }
+
+    func run() throws {
+        try BenchRun(options: self).execute()
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Who a bench connection plays: most are silent spectators, a few log in and press buttons.
+enum ConnectionRole: Sendable {
+    case spectator
+    case organiser
+}
+
+/// One WebSocket of the bench, owned by the service thread (never touched from the driver).
+final class BenchConnection {
+    let number: Int
+    let role: ConnectionRole
+    /// Index among its role: spectator 0…N-1 or organiser 0…M-1.
+    let index: Int
+    var wsi: OpaquePointer?
+    var incoming: [UInt8] = []
+    var outgoing: [(bytes: [UInt8], timedID: String?)] = []
+    var sawWelcome = false
+    var ready = false
+    var settled = false
+    var lastVersion = -1
+    var countedRound = 0
+    var stalled = false
+    var watchesTicks = false
+
+    init(number: Int, role: ConnectionRole, index: Int) {
+        self.number = number
+        self.role = role
+        self.index = index
+    }
+}
+
+/// What the driver asked for, applied in order on the service thread.
+enum EngineRequest {
+    case open(number: Int, role: ConnectionRole, index: Int, watchesTicks: Bool)
+    case send(number: Int, bytes: [UInt8], timedID: String?)
+    case stall(number: Int)
+}
+
+/// A reply to a message that carried an `id`.
+struct Reply {
+    let summary: WireSummary
+    let bytes: [UInt8]
+    let receivedAt: UInt64
+}
+
+/// One `tick` as the watching spectator read it.
+struct TickArrival {
+    let arrivedAtEpochMs: Double
+    let bytes: [UInt8]
+}
+
+/// The fan-out round in progress: which version counts and who has reached it.
+struct Round {
+    var number = 0
+    var target = Int.max
+    var expected = 0
+    var reached = 0
+}
+
+/// Everything both threads read, guarded by the engine's condition lock.
+struct EngineShared {
+    var requests: [EngineRequest] = []
+    var stopRequested = false
+    var nextNumber = 1
+
+    var readySpectators = 0
+    var readyOrganisers = 0
+    var failed = 0
+    var closedAfterReady = 0
+    var firstError: String?
+    var lastReadyAt: UInt64 = 0
+
+    var replies: [String: Reply] = [:]
+    var sentAt: [String: UInt64] = [:]
+    var organiserVersions: [Int: Int] = [:]
+    var organiserSnapshots: [Int: [UInt8]] = [:]
+    var latestVersion = -1
+    var snapshotBytes = (smallest: Int.max, largest: 0)
+
+    var round = Round()
+    /// Per spectator index: when it first held a version ≥ the round's target (0 = not yet).
+    var arrivals: [UInt64] = []
+    var ticks: [TickArrival] = []
+    var stalledClosed = false
+}
+
+/// Monotonic nanoseconds for latencies, wall-clock milliseconds for ticks (which the server
+/// schedules on epoch seconds).
+enum BenchClock {
+    static func nanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
+
+    static func epochMilliseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
+    }
+}

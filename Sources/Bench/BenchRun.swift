@@ -1,0 +1,60 @@
+import Foundation
+
+/// The run itself, kept out of `main.swift` and out of any actor: its threads and Dispatch
+/// handlers must not inherit the main actor.
+struct BenchRun {
+    let options: BenchCommand
+
+    func execute() throws {
+        let descriptorLimit = FileDescriptorLimit.raiseToHardLimit()
+        let largest = max(options.spectators.max() ?? 0, options.stalledSpectators) + options.organisers
+        if descriptorLimit < largest + 64 {
+            log("the open-file limit is \(descriptorLimit); \(largest) connections may not all open")
+        }
+        let server = try makeServer()
+        defer { server.finish() }
+        var settings = BenchSettings()
+        settings.organisers = options.organisers
+        settings.commands = options.commands
+        settings.players = options.players
+        settings.pressesPerGather = options.pressesPerGather
+        settings.inviteCode = options.inviteCode
+        settings.progress = log
+        let runner = ScenarioRunner(server: server, settings: settings)
+        var report = BenchReport(settings: settings)
+        if options.scenario != .stalled {
+            for count in options.spectators {
+                log("fan-out to \(count) spectators")
+                report.fanOuts.append(try runner.fanOut(spectators: count))
+            }
+        }
+        if options.scenario != .fanout {
+            log("one stalled spectator among \(options.stalledSpectators)")
+            report.stalled = try runner.stalled(spectators: options.stalledSpectators)
+        }
+        print(options.json ? report.json() : report.table())
+    }
+
+    private func makeServer() throws -> ServerUnderTest {
+        if let executable = options.server {
+            let publicPath = URL(fileURLWithPath: options.public).standardizedFileURL.path
+            let process = try ServerProcess(executable: URL(fileURLWithPath: executable).standardizedFileURL.path,
+                                            publicDirectory: publicPath, inviteCode: options.inviteCode)
+            return ServerUnderTest(process: process)
+        }
+        guard let url = options.url, let components = URLComponents(string: url), components.scheme == "wss",
+              let host = components.host, let port = components.port
+        else { throw BenchError("--url must look like wss://127.0.0.1:8443") }
+        guard ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.") else {
+            throw BenchError("gather-bench only measures servers on loopback")
+        }
+        let address = host == "localhost" ? "127.0.0.1" : host
+        return ServerUnderTest(target: ServerTarget(address: address, port: port, host: host, caPath: options.ca ?? ""),
+                               pid: options.serverPID)
+    }
+
+    /// Progress goes to stderr so `--json` stays one clean object on stdout.
+    private func log(_ line: String) {
+        FileHandle.standardError.write(Data("gather-bench: \(line)\n".utf8))
+    }
+}

@@ -1,0 +1,180 @@
+import CLibWebSockets
+import COpenSSL
+import Foundation
+
+/// The signature of `lws_protocols.callback`.
+typealias LWSCallback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?,
+                                        UnsafeMutableRawPointer?, Int) -> Int32
+
+/// The one C entry point: recovers the engine in one helper; nothing throws through C.
+let benchCallbackThunk: LWSCallback = { wsi, reason, user, input, length in
+    if reason == LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS {
+        // `user` is the client SSL_CTX: 10,000 idle client connections need not keep 34 KB of buffers each.
+        if let user { _ = gather_ssl_ctx_set_mode(OpaquePointer(user), gather_ssl_mode_release_buffers()) }
+        return 0
+    }
+    guard let wsi, let engine = ClientEngine.recover(from: wsi) else { return 0 }
+    return engine.handle(wsi, reason: reason, input: input, length: length)
+}
+
+extension ClientEngine {
+    /// The engine registered as the context's user pointer. Unretained: the engine outlives its
+    /// context, which is destroyed on the service thread before `shutdown()` returns.
+    static func recover(from wsi: OpaquePointer) -> ClientEngine? {
+        guard let context = lws_get_context(wsi), let user = lws_context_user(context) else { return nil }
+        return Unmanaged<ClientEngine>.fromOpaque(user).takeUnretainedValue()
+    }
+
+    private func connection(of wsi: OpaquePointer) -> BenchConnection? {
+        let number = Int(bitPattern: lws_get_opaque_user_data(wsi))
+        guard number != 0, let connection = connections[number] else { return nil }
+        connection.wsi = wsi
+        return connection
+    }
+
+    // MARK: - Service thread
+
+    func handle(_ wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            applyRequests()
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            let detail = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "no detail"
+            if let connection = connection(of: wsi) { settleFailure(connection, reason: "connection error: \(detail)") }
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+            guard let connection = connection(of: wsi) else { return -1 }
+            received(on: connection, wsi: wsi, input: input, length: length)
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+            guard let connection = connection(of: wsi) else { return 0 }
+            return writable(connection, wsi: wsi)
+        case LWS_CALLBACK_CLIENT_CLOSED:
+            guard let connection = connection(of: wsi) else { return 0 }
+            closed(connection)
+        default:
+            break
+        }
+        return 0
+    }
+
+    func settleFailure(_ connection: BenchConnection, reason: String) {
+        guard !connection.settled else { return }
+        connection.settled = true
+        inFlight -= 1
+        condition.withLock {
+            shared.failed += 1
+            if shared.firstError == nil { shared.firstError = reason }
+            condition.broadcast()
+        }
+    }
+
+    private func closed(_ connection: BenchConnection) {
+        connection.wsi = nil
+        guard connection.settled else {
+            settleFailure(connection, reason: "closed before welcome and snapshot")
+            return
+        }
+        condition.withLock {
+            shared.closedAfterReady += 1
+            if connection.stalled { shared.stalledClosed = true }
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Reassembles a message from lws's pieces (copying only when it really came in pieces).
+    private func received(on connection: BenchConnection, wsi: OpaquePointer, input: UnsafeMutableRawPointer?, length: Int) {
+        let now = BenchClock.nanoseconds()
+        let whole = lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0
+        if whole, connection.incoming.isEmpty || lws_is_first_fragment(wsi) != 0 {
+            connection.incoming.removeAll(keepingCapacity: false)
+            guard let input else { return }
+            dispatch(UnsafeRawBufferPointer(start: input, count: length), on: connection, at: now)
+            return
+        }
+        if lws_is_first_fragment(wsi) != 0 { connection.incoming.removeAll(keepingCapacity: true) }
+        if let input, length > 0 { connection.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length)) }
+        guard whole else { return }
+        connection.incoming.withUnsafeBytes { dispatch($0, on: connection, at: now) }
+        connection.incoming = []
+    }
+
+    private func dispatch(_ bytes: UnsafeRawBufferPointer, on connection: BenchConnection, at now: UInt64) {
+        let summary = WireScanner.summarize(bytes)
+        switch summary.type {
+        case "welcome":
+            connection.sawWelcome = true
+        case "snapshot":
+            guard let version = summary.version else { return }
+            snapshotArrived(version: version, bytes: bytes, on: connection, at: now)
+        case "tick":
+            guard connection.watchesTicks else { return }
+            let arrival = TickArrival(arrivedAtEpochMs: BenchClock.epochMilliseconds(), bytes: Array(bytes))
+            condition.withLock { shared.ticks.append(arrival) }
+        case "presence":
+            break
+        default:
+            let reply = Reply(summary: summary, bytes: Array(bytes), receivedAt: now)
+            condition.withLock {
+                if let id = summary.id {
+                    shared.replies[id] = reply
+                } else if summary.type == "error", shared.firstError == nil {
+                    shared.firstError = "server error: " + String(decoding: bytes.prefix(200), as: UTF8.self)
+                }
+                condition.broadcast()
+            }
+        }
+    }
+
+    private func snapshotArrived(version: Int, bytes: UnsafeRawBufferPointer, on connection: BenchConnection, at now: UInt64) {
+        let isNew = version > connection.lastVersion
+        if isNew { connection.lastVersion = version }
+        let becameReady = !connection.ready && connection.sawWelcome
+        if becameReady {
+            connection.ready = true
+            connection.settled = true
+            inFlight -= 1
+        }
+        let organiserCopy = connection.role == .organiser && isNew ? Array(bytes) : nil
+        condition.withLock {
+            shared.latestVersion = max(shared.latestVersion, version)
+            shared.snapshotBytes.smallest = min(shared.snapshotBytes.smallest, bytes.count)
+            shared.snapshotBytes.largest = max(shared.snapshotBytes.largest, bytes.count)
+            if becameReady {
+                if connection.role == .spectator { shared.readySpectators += 1 } else { shared.readyOrganisers += 1 }
+                shared.lastReadyAt = now
+                condition.broadcast()
+            }
+            if let organiserCopy {
+                shared.organiserVersions[connection.index] = version
+                shared.organiserSnapshots[connection.index] = organiserCopy
+            }
+            if connection.role == .spectator, !connection.stalled, version >= shared.round.target,
+               connection.countedRound != shared.round.number
+            {
+                connection.countedRound = shared.round.number
+                shared.arrivals[connection.index] = now
+                shared.round.reached += 1
+                if shared.round.reached >= shared.round.expected { condition.broadcast() }
+            }
+        }
+    }
+
+    // MARK: Sending
+
+    /// One `lws_write` per writable callback; a timed message notes when it left.
+    private func writable(_ connection: BenchConnection, wsi: OpaquePointer) -> Int32 {
+        guard !connection.outgoing.isEmpty else { return 0 }
+        let (bytes, timedID) = connection.outgoing.removeFirst()
+        let headroom = Int(gather_lws_pre())
+        var frame = [UInt8](repeating: 0, count: headroom + bytes.count)
+        frame.replaceSubrange(headroom..., with: bytes)
+        let sentAt = BenchClock.nanoseconds()
+        let written = frame.withUnsafeMutableBufferPointer {
+            lws_write(wsi, $0.baseAddress! + headroom, bytes.count, LWS_WRITE_TEXT)
+        }
+        if let timedID { condition.withLock { shared.sentAt[timedID] = sentAt } }
+        guard written >= 0 else { return -1 }
+        if !connection.outgoing.isEmpty { lws_callback_on_writable(wsi) }
+        return 0
+    }
+}

@@ -1,0 +1,230 @@
+import CLibWebSockets
+import Foundation
+
+/// Where the server is and how to trust it.
+struct ServerTarget: Sendable {
+    var address = "127.0.0.1"
+    var port: Int
+    /// The name checked against the certificate; the generated one carries 127.0.0.1 and localhost.
+    var host = "127.0.0.1"
+    var caPath: String
+}
+
+/// Many gather.v1 client connections in ONE lws context served by ONE thread.
+///
+/// The driver thread never calls lws (only `lws_cancel_service`, the one thread-safe call):
+/// it queues `EngineRequest`s and waits on `condition` for what the service thread records.
+final class ClientEngine: @unchecked Sendable {
+    let target: ServerTarget
+    let condition = NSCondition()
+    /// Guarded by `condition`.
+    var shared = EngineShared()
+
+    // MARK: Service thread only
+
+    var connections: [Int: BenchConnection] = [:]
+    var pendingOpens: [BenchConnection] = []
+    var inFlight = 0
+    let maximumInFlight: Int
+    private var context: OpaquePointer?
+    private let finished = DispatchSemaphore(value: 0)
+    private var cStrings: [UnsafeMutablePointer<CChar>] = []
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
+    private var retryTable: UnsafeMutablePointer<UInt32>?
+    /// Every connection's lws_client_connect_info but its context and user number.
+    private var connectTemplate = lws_client_connect_info()
+
+    init(target: ServerTarget, expectedConnections: Int, maximumInFlight: Int = 64) throws {
+        self.target = target
+        self.maximumInFlight = maximumInFlight
+        connectTemplate.address = UnsafePointer(cString(target.address))
+        connectTemplate.port = Int32(target.port)
+        connectTemplate.ssl_connection = Int32(LCCSCF_USE_SSL.rawValue)
+        connectTemplate.path = UnsafePointer(cString("/live"))
+        connectTemplate.host = UnsafePointer(cString(target.host))
+        connectTemplate.protocol = UnsafePointer(cString("gather.v1"))
+        connectTemplate.local_protocol_name = connectTemplate.protocol
+        try createContext(expectedConnections: expectedConnections)
+    }
+
+    deinit {
+        for string in cStrings { free(string) }
+        protocols?.deallocate()
+        retryPolicy?.deallocate()
+        retryTable?.deallocate()
+    }
+
+    // MARK: - Context
+
+    private func createContext(expectedConnections: Int) throws {
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.options = gather_lws_option_do_ssl_global_init()
+        info.client_ssl_ca_filepath = UnsafePointer(cString(target.caPath))
+        info.protocols = UnsafePointer(makeProtocols())
+        info.retry_and_idle_policy = UnsafePointer(makeQuietPolicy())
+        info.count_threads = 1
+        info.fd_limit_per_thread = UInt32(expectedConnections + 512)
+        info.timeout_secs = 30
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        guard let created = lws_create_context(&info) else {
+            throw BenchError("libwebsockets could not create a client context (is \(target.caPath) a CA in PEM?)")
+        }
+        condition.withLock { context = created }
+        let thread = Thread { [self] in serviceLoop() }
+        thread.name = "gather-bench.lws"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let pointer = strdup(text)!
+        cStrings.append(pointer)
+        return pointer
+    }
+
+    private func makeProtocols() -> UnsafeMutablePointer<lws_protocols> {
+        let list = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
+        list[0] = lws_protocols(name: UnsafePointer(cString("gather.v1")), callback: benchCallbackThunk,
+                                per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0)
+        list[1] = lws_protocols()
+        protocols = list
+        return list
+    }
+
+    /// The bench itself never pings: the only traffic measured is the server's.
+    private func makeQuietPolicy() -> UnsafeMutablePointer<lws_retry_bo_t> {
+        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+        table.pointee = 1000
+        retryTable = table
+        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        policy.pointee = lws_retry_bo_t(retry_ms_table: table, retry_ms_table_count: 1, conceal_count: 0,
+                                        secs_since_valid_ping: 3000, secs_since_valid_hangup: 3600, jitter_percent: 0)
+        retryPolicy = policy
+        return policy
+    }
+
+    // MARK: - The service thread
+
+    private func serviceLoop() {
+        guard let context = condition.withLock({ self.context }) else { return }
+        while true {
+            applyRequests()
+            openPending(context)
+            if condition.withLock({ shared.stopRequested }) { break }
+            if lws_service(context, 0) < 0 { break }
+        }
+        lws_context_destroy(context)
+        finished.signal()
+    }
+
+    /// Starts connections while fewer than `maximumInFlight` handshakes are under way, so the
+    /// handshake rate measures the server rather than a SYN flood on its backlog.
+    private func openPending(_ context: OpaquePointer) {
+        while inFlight < maximumInFlight, !pendingOpens.isEmpty {
+            let connection = pendingOpens.removeFirst()
+            inFlight += 1
+            var info = connectTemplate
+            info.context = context
+            info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: connection.number)
+            guard let wsi = lws_client_connect_via_info(&info) else {
+                settleFailure(connection, reason: "lws_client_connect_via_info refused at once")
+                continue
+            }
+            connection.wsi = wsi
+        }
+    }
+
+    func applyRequests() {
+        let requests: [EngineRequest] = condition.withLock {
+            defer { shared.requests.removeAll(keepingCapacity: true) }
+            return shared.requests
+        }
+        for request in requests {
+            switch request {
+            case .open(let number, let role, let index, let watchesTicks):
+                let connection = BenchConnection(number: number, role: role, index: index)
+                connection.watchesTicks = watchesTicks
+                connections[number] = connection
+                pendingOpens.append(connection)
+            case .send(let number, let bytes, let timedID):
+                guard let connection = connections[number], let wsi = connection.wsi, connection.ready else { continue }
+                connection.outgoing.append((bytes, timedID))
+                lws_callback_on_writable(wsi)
+            case .stall(let number):
+                guard let connection = connections[number], let wsi = connection.wsi else { continue }
+                connection.stalled = true
+                lws_rx_flow_control(wsi, 0)
+                // A small receive buffer fills at once, so the server meets backpressure quickly.
+                var size: Int32 = 4096
+                setsockopt(lws_get_socket_fd(wsi), SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
+        }
+    }
+}
+
+// MARK: - Driver side
+
+extension ClientEngine {
+    /// Queues requests and wakes the service thread.
+    func post(_ requests: [EngineRequest]) {
+        condition.withLock {
+            shared.requests.append(contentsOf: requests)
+            if let context { lws_cancel_service(context) }
+        }
+    }
+
+    /// Reserves connection numbers and asks for them to be opened.
+    func open(_ role: ConnectionRole, count: Int, firstIndex: Int = 0, tickWatcherIndex: Int? = nil) -> [Int] {
+        let numbers: [Int] = condition.withLock {
+            let first = shared.nextNumber
+            shared.nextNumber += count
+            if role == .spectator, shared.arrivals.count < firstIndex + count {
+                shared.arrivals.append(contentsOf: repeatElement(0, count: firstIndex + count - shared.arrivals.count))
+            }
+            return Array(first..<(first + count))
+        }
+        post(numbers.enumerated().map { offset, number in
+            .open(number: number, role: role, index: firstIndex + offset, watchesTicks: firstIndex + offset == tickWatcherIndex)
+        })
+        return numbers
+    }
+
+    /// Waits until `predicate` holds or `seconds` pass; re-checks at least every 100 ms.
+    @discardableResult
+    func wait(seconds: Double, until predicate: (EngineShared) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(shared) {
+            let now = Date()
+            if now >= deadline { return false }
+            _ = condition.wait(until: min(deadline, now.addingTimeInterval(0.1)))
+        }
+        return true
+    }
+
+    func read<T>(_ body: (EngineShared) -> T) -> T { condition.withLock { body(shared) } }
+
+    func update<T>(_ body: (inout EngineShared) -> T) -> T { condition.withLock { body(&shared) } }
+
+    /// Closes every connection and frees the context; idempotent.
+    func shutdown() {
+        let running: Bool = condition.withLock {
+            guard let context, !shared.stopRequested else { return false }
+            shared.stopRequested = true
+            lws_cancel_service(context)
+            return true
+        }
+        guard running else { return }
+        _ = finished.wait(timeout: .now() + 15)
+        condition.withLock { context = nil }
+    }
+}
+
+/// A failure the bench reports as a sentence.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,4 @@
+/// The whole program, outside the main actor (see main.swift).
+nonisolated func runGatherBench() {
+    BenchCommand.main()
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// The run's results, as a table for people and one JSON object for machines.
+struct BenchReport {
+    var settings: BenchSettings
+    var fanOuts: [FanOutResult] = []
+    var stalled: StalledResult?
+
+    // MARK: - Targets of issue 7
+
+    struct Verdict {
+        let met: Bool
+        let text: String
+    }
+
+    var verdicts: [Verdict] {
+        var verdicts: [Verdict] = []
+        for result in fanOuts {
+            let limit: Double? = result.spectators == 1_000 ? 25 : result.spectators == 10_000 ? 150 : nil
+            if let limit, let p99 = result.press?.p99 {
+                verdicts.append(Verdict(met: p99 <= limit && result.missing == 0,
+                                        text: "\(result.spectators) spectators: press → every spectator p99 ≤ \(Int(limit)) ms "
+                                            + "(\(ms(p99)), \(result.missing) never arrived)"))
+            }
+            if result.spectators == 10_000, let perConnection = result.residentKilobytesPerConnection {
+                verdicts.append(Verdict(met: perConnection <= 16,
+                                        text: "10000 spectators: ≤ 16 KB server memory per idle connection (\(format(perConnection)) KB)"))
+            }
+            if let ack = result.ack {
+                verdicts.append(Verdict(met: ack.p99 <= 10, text: "\(result.spectators) spectators: durable ack p99 ≤ 10 ms (\(ms(ack.p99)))"))
+            }
+            if let ticks = result.ticks {
+                verdicts.append(Verdict(met: ticks.deviation.max <= 50,
+                                        text: "\(result.spectators) spectators: ticks within ±50 ms of each second (worst \(ms(ticks.deviation.max)) over \(ticks.count))"))
+            }
+        }
+        if let stalled, let before = stalled.before?.p99, let during = stalled.during?.p99 {
+            let change = (during - before) / before * 100
+            verdicts.append(Verdict(met: change <= 10,
+                                    text: "a stalled spectator changes the others' p99 by ≤ 10% (\(ms(before)) → \(ms(during)), \(signed(change))%)"))
+        }
+        return verdicts
+    }
+
+    // MARK: - Table
+
+    func table() -> String {
+        var lines = ["gather-bench: \(settings.organisers) organisers, \(settings.commands) presses per scenario, "
+            + "\(settings.players) players, a fresh gather every \(settings.pressesPerGather) presses", ""]
+        let header = ["scenario", "connected", "conn/s", "KB/conn", "press p50", "p95", "p99", "max", "ack p50", "ack p99",
+                      "tick dev p50/max", "snapshot B"]
+        var rows = [header]
+        for result in fanOuts {
+            rows.append(["fan-out \(result.spectators)", "\(result.connected)/\(result.spectators)",
+                         format(result.handshakesPerSecond, decimals: 0),
+                         result.residentKilobytesPerConnection.map { format($0) } ?? "n/a",
+                         ms(result.press?.p50), ms(result.press?.p95), ms(result.press?.p99), ms(result.press?.max),
+                         ms(result.ack?.p50), ms(result.ack?.p99),
+                         result.ticks.map { "\(ms($0.deviation.p50)) / \(ms($0.deviation.max))" } ?? "n/a",
+                         "\(result.snapshotBytes.smallest)–\(result.snapshotBytes.largest)"])
+        }
+        lines += align(rows)
+        for result in fanOuts where result.failed > 0 || result.missing > 0 || !result.rejections.isEmpty {
+            lines.append("  fan-out \(result.spectators): \(result.failed) failed to connect, \(result.missing) deliveries missing, "
+                + "rejections \(result.rejections)\(result.firstError.map { "; first error: \($0)" } ?? "")")
+        }
+        if let stalled {
+            lines.append("")
+            lines.append("stalled \(stalled.spectators): the others' press p99 \(ms(stalled.before?.p99)) with everyone reading, "
+                + "\(ms(stalled.during?.p99)) with one stalled; server RSS "
+                + "\(stalled.residentGrowthKilobytes.map { "\($0 >= 0 ? "+" : "")\($0) KB" } ?? "n/a") while stalled; "
+                + "stalled one closed by the server: \(stalled.stalledClosedByServer ? "yes" : "no")")
+        }
+        lines.append("")
+        lines.append("targets (issue 7)")
+        for verdict in verdicts { lines.append("  [\(verdict.met ? "met" : "MISSED")] \(verdict.text)") }
+        return lines.joined(separator: "\n")
+    }
+
+    private func align(_ rows: [[String]]) -> [String] {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ")
+        }
+    }
+
+    // MARK: - JSON
+
+    func json() -> String {
+        var object: [String: Any] = [
+            "settings": ["organisers": settings.organisers, "commands": settings.commands, "players": settings.players,
+                         "pressesPerGather": settings.pressesPerGather],
+            "fanOut": fanOuts.map(json),
+            "targets": verdicts.map { ["met": $0.met, "target": $0.text] },
+        ]
+        if let stalled {
+            var entry: [String: Any] = ["spectators": stalled.spectators, "connected": stalled.connected,
+                                        "stalledClosedByServer": stalled.stalledClosedByServer, "missing": stalled.missing]
+            entry["pressBefore"] = stalled.before?.json
+            entry["pressDuring"] = stalled.during?.json
+            entry["residentGrowthKB"] = stalled.residentGrowthKilobytes
+            object["stalled"] = entry
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func json(_ result: FanOutResult) -> [String: Any] {
+        var entry: [String: Any] = [
+            "spectators": result.spectators, "connected": result.connected, "failed": result.failed,
+            "handshakesPerSecond": rounded(result.handshakesPerSecond), "missing": result.missing,
+            "snapshotBytes": ["min": result.snapshotBytes.smallest, "max": result.snapshotBytes.largest],
+            "rejections": result.rejections,
+        ]
+        entry["residentKBPerConnection"] = result.residentKilobytesPerConnection.map(rounded)
+        entry["pressToEverySpectatorMs"] = result.press?.json
+        entry["durableAckMs"] = result.ack?.json
+        entry["tickDeviationMs"] = result.ticks?.deviation.json
+        entry["firstError"] = result.firstError
+        return entry
+    }
+
+    // MARK: - Numbers
+
+    private func ms(_ value: Double?) -> String { value.map { format($0) + " ms" } ?? "n/a" }
+    private func format(_ value: Double, decimals: Int = 1) -> String { String(format: "%.\(decimals)f", value) }
+    private func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + format(value) }
+}
