@@ -58,6 +58,7 @@ final class ClientEngine: @unchecked Sendable {
     // MARK: - Context
 
     private func createContext(expectedConnections: Int) throws {
+        gather_lws_set_log(gather_lws_log_err(), nil)  // lws's own notices would drown the table
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.options = gather_lws_option_do_ssl_global_init()
