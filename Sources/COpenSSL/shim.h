@@ -26,4 +26,8 @@ static inline int gather_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version
 static inline int gather_tls1_2_version(void) { return TLS1_2_VERSION; }
 static inline int gather_tls1_3_version(void) { return TLS1_3_VERSION; }
 
+static inline int gather_mbstring_utf8(void) { return MBSTRING_UTF8; }
+/// The bytes a memory BIO holds (BIO_get_mem_data is a macro).
+static inline long gather_bio_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+
 #endif
