@@ -13,6 +13,8 @@ public final class FanOutMetrics: @unchecked Sendable {
         public var sumMilliseconds = 0.0
         public var total = 0
 
+        public init() {}
+
         mutating func observe(milliseconds: Double) {
             counts[Self.bounds.firstIndex { milliseconds <= $0 } ?? Self.bounds.count] += 1
             sumMilliseconds += milliseconds
