@@ -37,9 +37,12 @@ public final class CoordinatorCore {
 
     /// A timer that ran out while the server was down finishes now, dated when it really ended;
     /// one still running is woken on its next second.
+    /// Always publishes the state once, so the Transport has a snapshot for the first phone.
     public func start() -> [Effect] {
         var effects: [Effect] = []
-        expireTimerIfDue(into: &effects)
+        if !expireTimerIfDue(into: &effects) {
+            effects.append(.publishSnapshot(version: version, state: state))
+        }
         rescheduleCountdown(into: &effects)
         return effects
     }

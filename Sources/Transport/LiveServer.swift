@@ -96,7 +96,10 @@ public final class LiveServer: @unchecked Sendable {
             lws_context_destroy(created)
             throw TransportError("cannot listen on \(configuration.host):\(configuration.port): the port is in use")
         }
-        lock.withLock { context = created }
+        lock.withLock {
+            context = created
+            if !handOff.isEmpty { lws_cancel_service(created) }
+        }
         let thread = Thread { [self] in self.serviceLoop() }
         thread.name = "gather.transport"
         thread.stackSize = 1 << 20
@@ -174,10 +177,12 @@ public final class LiveServer: @unchecked Sendable {
     public func perform(_ commands: [TransportCommand]) {
         guard !commands.isEmpty else { return }
         lock.withLock {
-            guard let context, !stopRequested else { return }
+            // Before `start()` the commands wait (the Coordinator publishes its first snapshot
+            // then); they are applied on the service thread's first wake-up.
+            guard !stopRequested else { return }
             let now = DispatchTime.now().uptimeNanoseconds
             handOff.append(contentsOf: commands.map { ($0, now) })
-            lws_cancel_service(context)
+            if let context { lws_cancel_service(context) }
         }
     }
 

@@ -82,7 +82,8 @@ final class CountdownTests: XCTestCase {
                                   "action": ["kind": "startTimer"]])
         harness.clock.advance(byMs: 1400)
         let effects = try harness.restart()
-        XCTAssertEqual(effects, [.scheduleCountdown(at: start + 2000)])
+        XCTAssertEqual(effects, [.publishSnapshot(version: harness.version, state: harness.state),
+                                 .scheduleCountdown(at: start + 2000)])
         XCTAssertEqual(harness.state.gather!.timer.remainingMs(at: harness.clock.now), 1600)
     }
 
