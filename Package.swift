@@ -64,6 +64,6 @@ let package = Package(
         .testTarget(name: "CoordinatorTests", dependencies: ["GatherCoordinator", "GatherStore"], path: "Tests/CoordinatorTests"),
         .testTarget(name: "TransportTests", dependencies: ["GatherTransport", "CLibWebSockets"], path: "Tests/TransportTests"),
         .testTarget(name: "SecurityTests", dependencies: ["GatherSecurity"], path: "Tests/SecurityTests"),
-        .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity"], path: "Tests/CertificatesTests"),
+        .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity", "COpenSSL"], path: "Tests/CertificatesTests"),
     ]
 )
