@@ -161,6 +161,11 @@ public enum GatherRules {
         case .pauseTimer:
             var gather = try activeGather(state)
             guard gather.timer.status == .running else { throw Rejection(.wrongPhase, "The timer is not running.") }
+            // A pause landing after zero but before the countdown's wake-up would freeze the clock
+            // as "paused" at 00:00, never `finished` and without full time; let it finish instead.
+            guard gather.timer.remainingMs(at: context.now) > 0 else {
+                throw Rejection(.wrongPhase, "Time is up; the timer is finishing.")
+            }
             gather.timer.remainingMs = gather.timer.remainingMs(at: context.now)
             gather.timer.status = .paused
             gather.timer.endsAt = nil
