@@ -20,7 +20,10 @@ public struct PasswordHasher: Sendable {
 
     public func hash(_ password: String) -> String {
         let salt = SecureRandom.bytes(Self.saltBytes)
-        let derived = Self.scrypt(password, salt: salt, logN: Int(logN), r: Int(r), p: Int(p))!
+        // The parameters passed `acceptable` in init, so only a failed allocation can stop scrypt.
+        guard let derived = Self.scrypt(password, salt: salt, logN: Int(logN), r: Int(r), p: Int(p)) else {
+            fatalError("scrypt could not allocate its memory")
+        }
         return "$scrypt$ln=\(logN),r=\(r),p=\(p)$\(Base64.encoded(salt))$\(Base64.encoded(derived))"
     }
 
@@ -59,8 +62,18 @@ public struct PasswordHasher: Sendable {
 
     /// A tampered row must not make the server spend minutes or gigabytes on one login.
     static func acceptable(logN: Int, r: Int, p: Int) -> Bool {
-        (10...20).contains(logN) && (1...16).contains(r) && (1...16).contains(p)
+        guard (10...20).contains(logN), (1...16).contains(r), (1...16).contains(p) else { return false }
+        // OpenSSL also wants N < 2^(16·r).
+        return logN < 16 * r && memoryNeeded(logN: logN, r: r, p: p) <= memoryLimit
     }
+
+    /// What OpenSSL's scrypt allocates (its own formula); above `memoryLimit` it refuses to run.
+    static func memoryNeeded(logN: Int, r: Int, p: Int) -> UInt64 {
+        128 * UInt64(r) * ((UInt64(1) << UInt64(logN)) + 2) + 128 * UInt64(r) * UInt64(p)
+    }
+
+    /// 256 MiB: sixteen times what the defaults need (32 MiB).
+    static let memoryLimit: UInt64 = 256 * 1024 * 1024
 
     // MARK: - OpenSSL
 
@@ -69,7 +82,6 @@ public struct PasswordHasher: Sendable {
         // An empty array has no base address; OpenSSL still wants a pointer.
         let secret = Array(password.utf8) + [0]
         let secretLength = secret.count - 1
-        let memoryLimit: UInt64 = 512 * 1024 * 1024
         let status = secret.withUnsafeBufferPointer { passwordBytes in
             salt.withUnsafeBufferPointer { saltBytes in
                 passwordBytes.withMemoryRebound(to: CChar.self) { passwordChars in

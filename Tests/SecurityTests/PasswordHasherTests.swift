@@ -38,6 +38,7 @@ final class PasswordHasherTests: XCTestCase {
             "", "$", "plain", "$scrypt$", "$bcrypt$ln=10,r=8,p=1$\(salt)$\(hash)",
             "$scrypt$ln=30,r=8,p=1$\(salt)$\(hash)",       // a billion rounds: refused, not computed
             "$scrypt$ln=10,r=99,p=1$\(salt)$\(hash)",
+            "$scrypt$ln=20,r=16,p=1$\(salt)$\(hash)",    // in range, but 2 GiB: refused up front
             "$scrypt$ln=10,r=8$\(salt)$\(hash)",
             "$scrypt$ln=10,r=8,p=1,p=2$\(salt)$\(hash)",
             "$scrypt$ln=10,r=8,p=1$!!!!$\(hash)",
@@ -46,6 +47,21 @@ final class PasswordHasherTests: XCTestCase {
             good + "$extra",
         ]
         for encoded in cases { XCTAssertFalse(hasher.verify("password123", against: encoded), encoded) }
+    }
+
+    /// Whatever `acceptable` lets through, OpenSSL must really compute, or `hash` would trap.
+    func testEveryAcceptedCheapParameterSetReallyHashes() {
+        for logN in 10...12 {
+            for r in [1, 2, 8, 16] {
+                for p in [1, 16] where PasswordHasher.acceptable(logN: logN, r: r, p: p) {
+                    XCTAssertNotNil(PasswordHasher.scrypt("pw", salt: [1, 2, 3, 4, 5, 6, 7, 8], logN: logN, r: r, p: p),
+                                    "ln=\(logN) r=\(r) p=\(p)")
+                }
+            }
+        }
+        XCTAssertFalse(PasswordHasher.acceptable(logN: 16, r: 1, p: 1), "N must stay below 2^(16·r)")
+        XCTAssertFalse(PasswordHasher.acceptable(logN: 18, r: 8, p: 1), "256 MiB and more is refused")
+        XCTAssertTrue(PasswordHasher.acceptable(logN: 17, r: 8, p: 1))
     }
 
     func testProductDefaultsAreScryptN32768() {
