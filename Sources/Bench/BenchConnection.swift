@@ -14,7 +14,9 @@ final class BenchConnection {
     let index: Int
     var wsi: OpaquePointer?
     var incoming: [UInt8] = []
-    var outgoing: [(bytes: [UInt8], timedID: String?)] = []
+    var outgoing: [(bytes: [UInt8], id: String, timed: Bool)] = []
+    /// The id of the last message sent, for a reply that comes back without one.
+    var awaitingReply: String?
     var sawWelcome = false
     var ready = false
     var settled = false
@@ -33,7 +35,8 @@ final class BenchConnection {
 /// What the driver asked for, applied in order on the service thread.
 enum EngineRequest {
     case open(number: Int, role: ConnectionRole, index: Int, watchesTicks: Bool)
-    case send(number: Int, bytes: [UInt8], timedID: String?)
+    /// `timed`: note when it left (a measured command).
+    case send(number: Int, bytes: [UInt8], id: String, timed: Bool)
     case stall(number: Int)
 }
 

@@ -113,9 +113,12 @@ extension ClientEngine {
         case "presence":
             break
         default:
+            // PROTOCOL.md: a reply carries its request's id; a server that omits it is still answered.
+            let id = summary.id ?? (summary.type.map(Self.replyTypes.contains) == true ? connection.awaitingReply : nil)
+            if id != nil, id == connection.awaitingReply { connection.awaitingReply = nil }
             let reply = Reply(summary: summary, bytes: Array(bytes), receivedAt: now)
             condition.withLock {
-                if let id = summary.id {
+                if let id {
                     shared.replies[id] = reply
                 } else if summary.type == "error", shared.firstError == nil {
                     shared.firstError = "server error: " + String(decoding: bytes.prefix(200), as: UTF8.self)
@@ -124,6 +127,8 @@ extension ClientEngine {
             }
         }
     }
+
+    static let replyTypes: Set<String> = ["session", "ack", "rejected", "error"]
 
     private func snapshotArrived(version: Int, bytes: UnsafeRawBufferPointer, on connection: BenchConnection, at now: UInt64) {
         let isNew = version > connection.lastVersion
@@ -164,7 +169,8 @@ extension ClientEngine {
     /// One `lws_write` per writable callback; a timed message notes when it left.
     private func writable(_ connection: BenchConnection, wsi: OpaquePointer) -> Int32 {
         guard !connection.outgoing.isEmpty else { return 0 }
-        let (bytes, timedID) = connection.outgoing.removeFirst()
+        let (bytes, id, timed) = connection.outgoing.removeFirst()
+        connection.awaitingReply = id
         let headroom = Int(gather_lws_pre())
         var frame = [UInt8](repeating: 0, count: headroom + bytes.count)
         frame.replaceSubrange(headroom..., with: bytes)
@@ -172,7 +178,7 @@ extension ClientEngine {
         let written = frame.withUnsafeMutableBufferPointer {
             lws_write(wsi, $0.baseAddress! + headroom, bytes.count, LWS_WRITE_TEXT)
         }
-        if let timedID { condition.withLock { shared.sentAt[timedID] = sentAt } }
+        if timed { condition.withLock { shared.sentAt[id] = sentAt } }
         guard written >= 0 else { return -1 }
         if !connection.outgoing.isEmpty { lws_callback_on_writable(wsi) }
         return 0

@@ -149,9 +149,9 @@ final class ClientEngine: @unchecked Sendable {
                 connection.watchesTicks = watchesTicks
                 connections[number] = connection
                 pendingOpens.append(connection)
-            case .send(let number, let bytes, let timedID):
+            case .send(let number, let bytes, let id, let timed):
                 guard let connection = connections[number], let wsi = connection.wsi, connection.ready else { continue }
-                connection.outgoing.append((bytes, timedID))
+                connection.outgoing.append((bytes, id, timed))
                 lws_callback_on_writable(wsi)
             case .stall(let number):
                 guard let connection = connections[number], let wsi = connection.wsi else { continue }

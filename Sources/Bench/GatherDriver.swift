@@ -62,7 +62,7 @@ final class GatherDriver {
         let id = makeID()
         var message = message
         message["id"] = id
-        engine.post([.send(number: number, bytes: try encode(message), timedID: nil)])
+        engine.post([.send(number: number, bytes: try encode(message), id: id, timed: false)])
         guard engine.wait(seconds: timeout, until: { $0.replies[id] != nil }),
               let reply = engine.update({ $0.replies.removeValue(forKey: id) })
         else { throw BenchError("no reply to \(message["type"] ?? "?") within \(Int(timeout)) s") }
@@ -93,7 +93,7 @@ final class GatherDriver {
             shared.round.reached = 0
             for index in shared.arrivals.indices { shared.arrivals[index] = 0 }
         }
-        engine.post([.send(number: organisers[organiser], bytes: bytes, timedID: id)])
+        engine.post([.send(number: organisers[organiser], bytes: bytes, id: id, timed: true)])
         lastSentAt[organiser] = BenchClock.nanoseconds()
         engine.wait(seconds: replyTimeout) { shared in
             guard let reply = shared.replies[id] else { return false }
