@@ -1,0 +1,214 @@
+"""Start the real `gather` binary and talk gather.v1 to it over verified wss.
+
+Shared by every end-to-end test: no mocks, a free loopback port, temporary data and
+certificate folders, and a client that trusts only the CA the server generated.
+"""
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import signal
+import socket
+import ssl
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("GATHER_BIN", str(ROOT / ".build" / "debug" / "gather"))
+PUBLIC = str(ROOT / "Public")
+INVITE = "TESTCODE1"
+PASSWORD = "correct horse battery"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class GatherServer:
+    """One real `gather serve` process on loopback."""
+
+    def __init__(self, data_dir: str | None = None, cert_dir: str | None = None, port: int | None = None,
+                 invite_code: str = INVITE, extra_args: tuple[str, ...] = ()):
+        self._tmp = tempfile.TemporaryDirectory(prefix="gather-e2e-")
+        self.data_dir = data_dir or os.path.join(self._tmp.name, "data")
+        self.cert_dir = cert_dir or os.path.join(self._tmp.name, "certs")
+        self.port = port or free_port()
+        self.invite_code = invite_code
+        self.extra_args = extra_args
+        self.process: subprocess.Popen | None = None
+        self.output: list[str] = []
+        self.errors: list[str] = []
+
+    # MARK: - Lifecycle
+
+    def start(self, timeout: float = 30) -> "GatherServer":
+        args = [BINARY, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir,
+                "--cert-dir", self.cert_dir, "--public", PUBLIC, "--invite-code", self.invite_code,
+                *self.extra_args]
+        self.output, self.errors = [], []
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        cwd=self._tmp.name)
+        ready = threading.Event()
+
+        def pump(stream, sink, marker):
+            for line in stream:
+                sink.append(line.rstrip("\n"))
+                if marker and line.startswith("gather: listening on port"):
+                    ready.set()
+        threading.Thread(target=pump, args=(self.process.stdout, self.output, True), daemon=True).start()
+        threading.Thread(target=pump, args=(self.process.stderr, self.errors, False), daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while not ready.wait(0.1):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop(signal.SIGKILL)
+                raise RuntimeError(f"gather did not start: {self.errors[-5:]} {self.output[-5:]}")
+        return self
+
+    def stop(self, sig: int = signal.SIGINT, timeout: float = 10) -> int | None:
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        code = self.process.returncode
+        self.process = None
+        return code
+
+    def cleanup(self):
+        self.stop(signal.SIGKILL)
+        self._tmp.cleanup()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+    # MARK: - HTTP over verified TLS
+
+    @property
+    def ca_path(self) -> str:
+        return os.path.join(self.cert_dir, "ca.pem")
+
+    def ssl_context(self) -> ssl.SSLContext:
+        context = ssl.create_default_context(cafile=self.ca_path)
+        context.check_hostname = True
+        return context
+
+    @property
+    def base_url(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"wss://127.0.0.1:{self.port}/live"
+
+    def get(self, path: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
+        connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=self.ssl_context(), timeout=10)
+        try:
+            connection.request("GET", path, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        finally:
+            connection.close()
+
+    def health(self) -> dict:
+        status, _, body = self.get("/healthz")
+        assert status == 200
+        return json.loads(body)
+
+
+class Live:
+    """A gather.v1 client: keeps the latest snapshot, and collects every message it reads."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.messages: list[dict] = []
+        self.snapshot: dict | None = None
+        self.version = 0
+
+    @classmethod
+    async def connect(cls, server: GatherServer, origin: str | None = None, **kwargs) -> "Live":
+        headers = {"Origin": origin} if origin else None
+        ws = await websockets.connect(server.ws_url, ssl=server.ssl_context(), subprotocols=["gather.v1"],
+                                      additional_headers=headers, max_size=2**22, open_timeout=10, **kwargs)
+        live = cls(ws)
+        welcome = await live.next()
+        assert welcome["type"] == "welcome", welcome
+        return live
+
+    async def next(self, timeout: float = 5) -> dict:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        message = json.loads(raw)
+        self.messages.append(message)
+        if message["type"] == "snapshot":
+            self.snapshot = message["state"]
+            self.version = message["version"]
+        return message
+
+    async def until(self, predicate, timeout: float = 5) -> dict:
+        """Reads until a message satisfies `predicate`; returns it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("no matching message")
+            message = await self.next(remaining)
+            if predicate(message):
+                return message
+
+    async def reply(self, request_id: str, timeout: float = 10) -> dict:
+        return await self.until(lambda m: m.get("id") == request_id and m["type"] in ("ack", "rejected", "error"),
+                                timeout)
+
+    async def session_reply(self, request_id: str, timeout: float = 10) -> dict:
+        """`session` carries no id (PROTOCOL.md); an `error` for the request does."""
+        return await self.until(lambda m: m["type"] == "session" or (m["type"] == "error" and m.get("id") == request_id),
+                                timeout)
+
+    async def send(self, message: dict):
+        await self.ws.send(json.dumps(message))
+
+    async def register(self, username: str, password: str = PASSWORD, invite: str = INVITE) -> dict:
+        request_id = uuid.uuid4().hex
+        await self.send({"type": "register", "id": request_id, "username": username, "password": password,
+                         "inviteCode": invite})
+        return await self.session_reply(request_id)
+
+    async def login(self, username: str, password: str = PASSWORD) -> dict:
+        request_id = uuid.uuid4().hex
+        await self.send({"type": "login", "id": request_id, "username": username, "password": password})
+        return await self.session_reply(request_id)
+
+    async def command(self, action: dict, base: int | None = None, command_id: str | None = None) -> dict:
+        command_id = command_id or uuid.uuid4().hex
+        await self.send({"type": "command", "id": command_id, "base": self.version if base is None else base,
+                         "action": action})
+        return await self.reply(command_id)
+
+    async def wait_snapshot(self, version: int, timeout: float = 5) -> dict:
+        if self.version >= version:
+            return self.snapshot
+        await self.until(lambda m: m["type"] == "snapshot" and m["version"] >= version, timeout)
+        return self.snapshot
+
+    async def close(self):
+        await self.ws.close()
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)

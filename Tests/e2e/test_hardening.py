@@ -1,0 +1,241 @@
+"""Issue 5: only organisers write; every bad input gets a clear answer; the server stays up."""
+import asyncio
+import json
+import os
+import resource
+import socket
+import ssl
+import time
+
+import pytest
+import websockets
+
+import rawws
+from gatherlib import PASSWORD, GatherServer, Live, run
+
+
+@pytest.fixture(scope="module")
+def server():
+    with GatherServer() as running:
+        yield running
+
+
+def test_malformed_messages_get_errors_with_their_id_and_the_connection_stays_usable(server):
+    async def scenario():
+        live = await Live.connect(server)
+        await live.next()
+        cases = [
+            ("{not json", "bad_json", None),
+            ("[1, 2, 3]", "bad_message", None),
+            ('{"id": "m1"}', "bad_message", "m1"),
+            ('{"type": 7, "id": "m2"}', "bad_message", "m2"),
+            ('{"type": "dance", "id": "m3"}', "unknown_type", "m3"),
+            ('{"type": "command", "base": 0, "action": {"kind": "startTimer"}}', "bad_message", None),
+            ('{"type": "logout", "id": ""}', "bad_message", None),
+            ('{"type": "logout", "id": 12}', "bad_message", None),
+            ("[" * 100 + "]" * 100, "bad_json", None),
+        ]
+        for text, code, message_id in cases:
+            await live.ws.send(text)
+            error = await live.until(lambda m: m["type"] == "error")
+            assert error["code"] == code, (text, error)
+            assert error.get("id") == message_id, (text, error)
+            assert error["message"].endswith("."), error
+        await live.send({"type": "logout", "id": "still-here"})
+        assert (await live.session_reply("still-here"))["role"] == "spectator"
+        await live.close()
+    run(scenario())
+
+
+def test_a_spectator_command_is_forbidden_and_changes_nothing(server):
+    async def scenario():
+        live = await Live.connect(server)
+        snapshot = await live.next()
+        reply = await live.command({"kind": "addPlayer", "name": "Mallory"}, base=snapshot["version"])
+        assert reply["type"] == "rejected" and reply["code"] == "forbidden"
+        assert server.health()["version"] == snapshot["version"]
+    run(scenario())
+
+
+def test_every_action_field_is_checked(server):
+    async def scenario():
+        live = await Live.connect(server)
+        await live.next()
+        assert (await live.register("checker"))["role"] == "organiser"
+        bad_actions = [
+            {"kind": "addPlayer"}, {"kind": "addPlayer", "name": ""}, {"kind": "addPlayer", "name": "x" * 51},
+            {"kind": "addPlayer", "name": "Ann", "age": 0}, {"kind": "addPlayer", "name": "Ann", "age": "31"},
+            {"kind": "addPlayer", "name": "Ann", "skill": "legend"}, {"kind": "addPlayer", "name": "Ann", "position": 3},
+            {"kind": "addPlayer", "name": "Ann", "favouriteTeam": "y" * 51}, {"kind": "editPlayer", "playerId": "1"},
+            {"kind": "createGather", "playerIds": [1]}, {"kind": "createGather", "playerIds": [1, 1]},
+            {"kind": "assign", "playerId": 1, "to": "C"}, {"kind": "renameTeam", "team": "C", "name": "x"},
+            {"kind": "score", "team": "A", "delta": 2}, {"kind": "setTimer", "minutes": 60, "seconds": 0},
+            {"kind": "setTimer", "minutes": 1, "seconds": -1}, {"kind": "setTimer", "minutes": 1.5, "seconds": 0},
+            {"kind": "launchRocket"}, "not an object", None,
+        ]
+        version = live.version
+        for action in bad_actions:
+            reply = await live.command(action)
+            assert reply["type"] == "rejected" and reply["code"] == "invalid", (action, reply)
+            assert reply["version"] == version
+        for base in (-1, version + 1, "0", 1.5, None):
+            message = {"type": "command", "id": f"base-{base}", "action": {"kind": "addPlayer", "name": "Ann"}}
+            if base is not None:
+                message["base"] = base
+            await live.send(message)
+            reply = await live.reply(f"base-{base}")
+            assert reply["type"] == "rejected" and reply["code"] == "invalid", (base, reply)
+        assert server.health()["version"] == version
+    run(scenario())
+
+
+def test_five_failed_logins_lock_the_username_for_a_minute_right_password_included(server):
+    async def scenario():
+        live = await Live.connect(server)
+        await live.next()
+        assert (await live.register("locked"))["role"] == "organiser"
+        await live.send({"type": "logout", "id": "out"})
+        await live.session_reply("out")
+        for attempt in range(5):
+            other = await Live.connect(server)
+            reply = await other.login("locked", "wrong password")
+            assert reply["code"] == "unauthorized", reply
+            await other.close()
+        reply = await live.login("locked", PASSWORD)
+        assert reply["type"] == "error" and reply["code"] == "rate_limited", reply
+    run(scenario())
+
+
+@pytest.fixture()
+def fresh_server():
+    """The lockout test above leaves 127.0.0.1 locked out of logins for a minute."""
+    with GatherServer() as running:
+        yield running
+
+
+def test_commands_beyond_the_token_bucket_are_rate_limited(fresh_server):
+    server = fresh_server
+
+    async def scenario():
+        live = await Live.connect(server)
+        await live.next()
+        assert (await live.register("flooder"))["role"] == "organiser"
+        for i in range(150):
+            await live.send({"type": "command", "id": f"flood-{i}", "base": live.version,
+                             "action": {"kind": "addPlayer", "name": f"F{i}"}})
+        codes = []
+        while len(codes) < 150:
+            message = await live.next(timeout=10)
+            if message.get("id", "").startswith("flood-"):
+                codes.append(message.get("code", message["type"]))
+        assert codes.count("rate_limited") >= 40, codes
+        assert codes.count("ack") >= 100
+    run(scenario())
+
+
+def test_no_secret_reaches_the_logs():
+    with GatherServer(extra_args=("--log-level", "trace")) as server:
+        async def scenario():
+            live = await Live.connect(server)
+            await live.next()
+            session = await live.register("secretive", "my-very-secret-pw")
+            token = session["token"]
+            await live.login("secretive", "another-wrong-pw")
+            other = await Live.connect(server)
+            await other.send({"type": "resume", "id": "r", "token": token})
+            await other.session_reply("r")
+            return token
+        token = run(scenario())
+        server.stop()
+        logs = "\n".join(server.output + server.errors)
+        for secret in ("my-very-secret-pw", "another-wrong-pw", token, "$scrypt$"):
+            assert secret not in logs, f"{secret[:6]}… appeared in the logs"
+
+
+def test_old_tls_and_weak_ciphers_are_refused(server):
+    def handshake(context):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+            with context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+                return tls.version(), tls.cipher()[0]
+    modern = server.ssl_context()
+    assert handshake(modern)[0] in ("TLSv1.2", "TLSv1.3")
+    for cipher in ("ECDHE-ECDSA-AES128-SHA", "AES128-GCM-SHA256", "AES256-SHA"):
+        weak = server.ssl_context()
+        weak.maximum_version = ssl.TLSVersion.TLSv1_2
+        weak.set_ciphers(cipher)
+        with pytest.raises(ssl.SSLError):
+            handshake(weak)
+    old = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    old.load_verify_locations(server.ca_path)
+    try:
+        old.minimum_version = ssl.TLSVersion.TLSv1_1
+        old.maximum_version = ssl.TLSVersion.TLSv1_1
+    except ValueError:
+        pytest.skip("this OpenSSL cannot even offer TLS 1.1")
+    with pytest.raises(ssl.SSLError):
+        handshake(old)
+
+
+def test_http2_is_not_offered(server):
+    context = server.ssl_context()
+    context.set_alpn_protocols(["h2", "http/1.1"])
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+        with context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+            assert tls.selected_alpn_protocol() in (None, "http/1.1")
+
+
+def test_the_connection_limit_is_a_clear_refusal():
+    with GatherServer(extra_args=("--max-connections", "3")) as server:
+        async def scenario():
+            clients = [await Live.connect(server) for _ in range(3)]
+            with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+                await Live.connect(server)
+            assert refused.value.response.status_code == 503
+            await clients[0].close()
+            await asyncio.sleep(0.5)
+            again = await Live.connect(server)
+            await again.close()
+        run(scenario())
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+
+
+def test_a_stalled_client_does_not_delay_200_others_and_costs_bounded_memory():
+    with GatherServer() as server:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+
+        async def scenario():
+            # The stalled client: a raw TLS socket that completes the handshake and never reads again.
+            status, _, stalled, _ = rawws.handshake(server)
+            assert " 101 " in status
+            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            watchers = [await Live.connect(server) for _ in range(200)]
+            await asyncio.gather(*(w.next() for w in watchers))
+            organiser = await Live.connect(server)
+            await organiser.next()
+            assert (await organiser.register("stress"))["role"] == "organiser"
+            memory_before = rss_kb(server.process.pid)
+            # Long names make every snapshot big, so the stalled socket's buffers fill quickly.
+            lags = []
+            for i in range(100):
+                sent = time.monotonic()
+                reply = await organiser.command({"kind": "addPlayer", "name": f"Player {i} " + "x" * 40})
+                assert reply["type"] == "ack", reply
+                await asyncio.gather(*(w.wait_snapshot(reply["version"], timeout=10) for w in watchers))
+                lags.append(time.monotonic() - sent)
+                await asyncio.sleep(0.05)
+            memory_after = rss_kb(server.process.pid)
+            stalled.close()
+            return lags, memory_before, memory_after
+        lags, before, after = run(scenario())
+        lags.sort()
+        print(f"200 watchers + 1 stalled: p50 {lags[50]*1000:.1f} ms, max {lags[-1]*1000:.1f} ms, "
+              f"RSS {before} → {after} KB")
+        assert lags[-1] < 2.0, "a stalled client delayed the others"
+        assert after - before < 64 * 1024, "memory grew without bound"
