@@ -68,6 +68,8 @@ final class ClientEngine: @unchecked Sendable {
         info.count_threads = 1
         info.fd_limit_per_thread = UInt32(expectedConnections + 512)
         info.timeout_secs = 30
+        // A whole snapshot per read and per callback, instead of 4 KB pieces to reassemble.
+        info.pt_serv_buf_size = 16_384
         info.user = Unmanaged.passUnretained(self).toOpaque()
         guard let created = lws_create_context(&info) else {
             throw BenchError("libwebsockets could not create a client context (is \(target.caPath) a CA in PEM?)")
@@ -88,7 +90,7 @@ final class ClientEngine: @unchecked Sendable {
     private func makeProtocols() -> UnsafeMutablePointer<lws_protocols> {
         let list = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
         list[0] = lws_protocols(name: UnsafePointer(cString("gather.v1")), callback: benchCallbackThunk,
-                                per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0)
+                                per_session_data_size: 0, rx_buffer_size: 16_384, id: 0, user: nil, tx_packet_size: 0)
         list[1] = lws_protocols()
         protocols = list
         return list

@@ -11,8 +11,29 @@ struct WireSummary: Equatable {
 }
 
 enum WireScanner {
-    /// Scans one JSON object's top level; nested values are skipped byte by byte.
+    /// The server writes keys sorted, so a snapshot ends `…},"type":"snapshot","version":N}`:
+    /// reading only what follows the last nested value avoids walking the whole state. Anything
+    /// that does not end like that is read from the start.
     static func summarize(_ bytes: UnsafeRawBufferPointer) -> WireSummary {
+        if bytes.count > 256, let tail = tailSummary(bytes), tail.type == "snapshot", tail.version != nil {
+            return tail
+        }
+        return summarizeFromStart(bytes)
+    }
+
+    private static func tailSummary(_ bytes: UnsafeRawBufferPointer) -> WireSummary? {
+        var end = bytes.count - 1
+        while end > 0, bytes[end] != UInt8(ascii: "}") { end -= 1 }
+        var start = end - 1
+        while start > 0, bytes[start] != UInt8(ascii: "}"), bytes[start] != UInt8(ascii: "]") { start -= 1 }
+        guard start > 0, end - start < 200 else { return nil }
+        var synthetic: [UInt8] = [UInt8(ascii: "{")]
+        synthetic.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(start + 1)...end]))
+        return synthetic.withUnsafeBytes { summarizeFromStart($0) }
+    }
+
+    /// Scans one JSON object's top level; nested values are skipped byte by byte.
+    static func summarizeFromStart(_ bytes: UnsafeRawBufferPointer) -> WireSummary {
         var summary = WireSummary()
         var cursor = Cursor(bytes: bytes)
         cursor.skipSpace()
@@ -73,6 +94,16 @@ private struct Cursor {
         return nil
     }
 
+    mutating func skipString() {
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") { index += 2; continue }
+            index += 1
+            if byte == UInt8(ascii: "\"") { return }
+        }
+    }
+
     mutating func readInteger() -> Int? {
         var negative = false
         if take(UInt8(ascii: "-")) { negative = true }
@@ -89,11 +120,11 @@ private struct Cursor {
 
     /// Skips a string, number, literal, object or array, tracking depth and strings.
     mutating func skipValue() {
-        if peek == UInt8(ascii: "\"") { _ = readString(); return }
+        if peek == UInt8(ascii: "\"") { skipString(); return }
         var depth = 0
         while let byte = peek {
             switch byte {
-            case UInt8(ascii: "\""): _ = readString(); continue
+            case UInt8(ascii: "\""): skipString(); continue
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 if depth == 0 { return }
