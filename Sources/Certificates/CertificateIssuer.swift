@@ -5,8 +5,8 @@ import Foundation
 /// subjectAltName, serverAuth, at most 825 days, SHA-256, ECDSA P-256.
 enum CertificateIssuer {
     static let serverLifetimeDays = 825
-    /// Phones trust the CA once by hand; it should outlive many server certificates.
-    static let authorityLifetimeDays = 3650
+    /// Apple's 825-day cap binds only leaves, but a CA kept to it is never the reason a phone says no.
+    static let authorityLifetimeDays = 825
 
     static func makeAuthority(key: PrivateKey, hostName: String, now: Date) throws -> Certificate {
         let certificate = try skeleton(subjectCommonName: "Football Gather Live local CA (\(hostName))",
@@ -22,7 +22,8 @@ enum CertificateIssuer {
 
     static func makeServer(key: PrivateKey, identity: MachineIdentity, authority: Certificate,
                            authorityKey: PrivateKey, now: Date) throws -> Certificate {
-        let subject = identity.dnsNames.dropFirst().first ?? "localhost"
+        // The name people see in a certificate viewer; phones match subjectAltName only.
+        let subject = identity.hostName.isEmpty ? "localhost" : identity.hostName
         let certificate = try skeleton(subjectCommonName: subject, issuer: authority, key: key, now: now,
                                        days: serverLifetimeDays)
         let names = identity.dnsNames.map { "DNS:\($0)" } + identity.allIPAddresses.map { "IP:\($0)" }
