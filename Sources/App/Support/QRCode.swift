@@ -12,15 +12,22 @@ enum QRCode {
         return (0..<width).map { row in (0..<width).map { column in data[row * width + column] & 1 == 1 } }
     }
 
-    /// A standalone SVG that scales to any size: one path, a 4-module quiet zone.
+    /// The light margin scanners need around the code, in modules (ISO/IEC 18004 asks for 4).
+    static let quietZone = 4
+
+    /// A standalone SVG that scales to any size: one path, each row's runs of dark modules as
+    /// one rectangle (a third of the bytes of one square per module).
     static func svg(for text: String) -> String? {
         guard let modules = modules(for: text) else { return nil }
-        let quiet = 4
-        let size = modules.count + 2 * quiet
+        let size = modules.count + 2 * quietZone
         var path = ""
         for (row, line) in modules.enumerated() {
-            for (column, dark) in line.enumerated() where dark {
-                path += "M\(column + quiet) \(row + quiet)h1v1h-1z"
+            var column = 0
+            while column < line.count {
+                guard line[column] else { column += 1; continue }
+                let start = column
+                while column < line.count, line[column] { column += 1 }
+                path += "M\(start + quietZone) \(row + quietZone)h\(column - start)v1h-\(column - start)z"
             }
         }
         return """
@@ -33,7 +40,7 @@ enum QRCode {
     /// dark modules on a light field, the way cameras expect.
     static func terminal(for text: String) -> String? {
         guard let modules = modules(for: text) else { return nil }
-        let quiet = 2
+        let quiet = quietZone
         let width = modules.count + 2 * quiet
         func dark(_ row: Int, _ column: Int) -> Bool {
             let r = row - quiet, c = column - quiet
