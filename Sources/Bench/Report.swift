@@ -48,7 +48,7 @@ struct BenchReport {
         var lines = ["gather-bench: \(settings.organisers) organisers, \(settings.commands) presses per scenario, "
             + "\(settings.players) players, a fresh gather every \(settings.pressesPerGather) presses", ""]
         let header = ["scenario", "connected", "conn/s", "KB/conn", "press p50", "p95", "p99", "max", "ack p50", "ack p99",
-                      "tick dev p50/max", "snapshot B"]
+                      "tick dev p50/max", "snapshot B", "server fan-out p50/p99"]
         var rows = [header]
         for result in fanOuts {
             rows.append(["fan-out \(result.spectators)", "\(result.connected)/\(result.spectators)",
@@ -57,9 +57,12 @@ struct BenchReport {
                          ms(result.press?.p50), ms(result.press?.p95), ms(result.press?.p99), ms(result.press?.max),
                          ms(result.ack?.p50), ms(result.ack?.p99),
                          result.ticks.map { "\(ms($0.deviation.p50)) / \(ms($0.deviation.max))" } ?? "n/a",
-                         "\(result.snapshotBytes.smallest)–\(result.snapshotBytes.largest)"])
+                         "\(result.snapshotBytes.smallest)–\(result.snapshotBytes.largest)",
+                         serverColumn(result.serverFanOut)])
         }
         lines += align(rows)
+        lines.append("  (press = command sent → each spectator read the new snapshot; server fan-out = /metrics bucket "
+            + "bound of snapshot handed to the Transport → lws_write per connection)")
         for result in fanOuts where result.failed > 0 || result.missing > 0 || !result.rejections.isEmpty {
             lines.append("  fan-out \(result.spectators): \(result.failed) failed to connect, \(result.missing) deliveries missing, "
                 + "rejections \(result.rejections)\(result.firstError.map { "; first error: \($0)" } ?? "")")
@@ -120,10 +123,25 @@ struct BenchReport {
         entry["durableAckMs"] = result.ack?.json
         entry["tickDeviationMs"] = result.ticks?.deviation.json
         entry["firstError"] = result.firstError
+        if let histogram = result.serverFanOut, histogram.total > 0 {
+            entry["serverFanOutMs"] = ["writes": histogram.total,
+                                       "p50AtMost": histogram.percentileBound(0.5).map(jsonBound) as Any,
+                                       "p99AtMost": histogram.percentileBound(0.99).map(jsonBound) as Any]
+        }
         return entry
     }
 
     // MARK: - Numbers
+
+    private func serverColumn(_ histogram: FanOutHistogram?) -> String {
+        guard let histogram, let p50 = histogram.percentileBound(0.5), let p99 = histogram.percentileBound(0.99) else {
+            return "n/a"
+        }
+        return "≤\(bound(p50)) / ≤\(bound(p99))"
+    }
+
+    private func bound(_ value: Double) -> String { value.isInfinite ? "inf" : format(value, decimals: 0) + " ms" }
+    private func jsonBound(_ value: Double) -> Any { value.isInfinite ? "+Inf" : value }
 
     private func ms(_ value: Double?) -> String { value.map { format($0) + " ms" } ?? "n/a" }
     private func format(_ value: Double, decimals: Int = 1) -> String { String(format: "%.\(decimals)f", value) }

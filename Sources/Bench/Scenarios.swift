@@ -23,6 +23,8 @@ struct FanOutResult {
     var ticks: TickRegularity?
     var snapshotBytes = (smallest: 0, largest: 0)
     var rejections: [String: Int] = [:]
+    /// The server's publish → socket histogram over the presses (bucket bounds, ms).
+    var serverFanOut: FanOutHistogram?
 }
 
 struct StalledResult {
@@ -46,7 +48,7 @@ struct ScenarioRunner {
     func fanOut(spectators: Int) throws -> FanOutResult {
         var result = FanOutResult()
         result.spectators = spectators
-        try withSession(spectators: spectators) { engine, driver in
+        try withSession(spectators: spectators) { target, engine, driver in
             let before = server.residentKilobytes()
             _ = try connectSpectators(spectators, engine: engine, driver: driver, into: &result)
             Thread.sleep(forTimeInterval: 2)  // let presence settle: the memory figure is for idle connections
@@ -55,7 +57,11 @@ struct ScenarioRunner {
             }
             var presses: [UInt64] = []
             var acks: [UInt64] = []
+            let metricsBefore = FanOutHistogram.scrape(target)
             result.missing = try press(settings.commands, driver: driver, presses: &presses, acks: &acks)
+            if let metricsBefore, let after = FanOutHistogram.scrape(target) {
+                result.serverFanOut = after.subtracting(metricsBefore)
+            }
             engine.wait(seconds: 8) { $0.ticks.count >= 5 }
             result.press = Distribution(nanoseconds: presses)
             result.ack = Distribution(nanoseconds: acks)
@@ -73,7 +79,7 @@ struct ScenarioRunner {
     func stalled(spectators: Int) throws -> StalledResult {
         var result = StalledResult()
         result.spectators = spectators
-        try withSession(spectators: spectators) { engine, driver in
+        try withSession(spectators: spectators) { _, engine, driver in
             var fanOut = FanOutResult()
             let numbers = try connectSpectators(spectators, engine: engine, driver: driver, into: &fanOut)
             result.connected = fanOut.connected
@@ -99,7 +105,7 @@ struct ScenarioRunner {
 
     // MARK: - Pieces
 
-    private func withSession(spectators: Int, _ body: (ClientEngine, GatherDriver) throws -> Void) throws {
+    private func withSession(spectators: Int, _ body: (ServerTarget, ClientEngine, GatherDriver) throws -> Void) throws {
         let target = try server.begin()
         defer { server.end() }
         let engine = try ClientEngine(target: target, expectedConnections: spectators + settings.organisers)
@@ -108,7 +114,7 @@ struct ScenarioRunner {
         let driver = GatherDriver(engine: engine, inviteCode: settings.inviteCode, tag: tag)
         try driver.connectOrganisers(settings.organisers)
         try driver.startFreshGather(players: settings.players)
-        try body(engine, driver)
+        try body(target, engine, driver)
     }
 
     /// Opens `count` spectators (spectator 0 watches ticks); returns their connection numbers.

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The server's own view of fan-out, read from `/metrics`: from a snapshot being handed to the
+/// Transport to its `lws_write` on each connection. Next to the bench's press → every spectator
+/// figure it shows how much of that time the server spends and how much the wire and the bench.
+///
+/// Read with `curl` (present on Debian); without it the column shows n/a.
+struct FanOutHistogram {
+    /// Upper bound in ms (nil = +Inf) → cumulative count.
+    var buckets: [(bound: Double?, cumulative: Int)] = []
+
+    static func scrape(_ target: ServerTarget) -> FanOutHistogram? {
+        let curl = ["/usr/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let curl else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: curl)
+        process.arguments = ["--silent", "--max-time", "10", "--cacert", target.caPath,
+                             "https://\(target.host):\(target.port)/metrics"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return parse(String(decoding: data, as: UTF8.self))
+    }
+
+    static func parse(_ text: String) -> FanOutHistogram? {
+        var histogram = FanOutHistogram()
+        for line in text.split(separator: "\n") where line.hasPrefix("gather_fanout_latency_ms_bucket{le=\"") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let count = Int(parts[1]) else { continue }
+            let label = parts[0].split(separator: "\"").dropFirst().first.map(String.init) ?? ""
+            histogram.buckets.append((label == "+Inf" ? nil : Double(label), count))
+        }
+        return histogram.buckets.isEmpty ? nil : histogram
+    }
+
+    /// What was counted between `earlier` and now.
+    func subtracting(_ earlier: FanOutHistogram) -> FanOutHistogram {
+        guard earlier.buckets.count == buckets.count else { return self }
+        var difference = self
+        for index in buckets.indices { difference.buckets[index].cumulative -= earlier.buckets[index].cumulative }
+        return difference
+    }
+
+    var total: Int { buckets.last?.cumulative ?? 0 }
+
+    /// The bucket bound at or under which `fraction` of the writes fell (an upper estimate).
+    func percentileBound(_ fraction: Double) -> Double? {
+        guard total > 0 else { return nil }
+        let wanted = Int((fraction * Double(total)).rounded(.up))
+        return buckets.first { $0.cumulative >= wanted }.map { $0.bound ?? .infinity }
+    }
+}
