@@ -32,7 +32,8 @@ struct HTTPRoutes: Sendable {
                              extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-history.csv\"")])
             }
         case "/qr.svg":
-            guard let svg = links.spectatorQRCodeSVG else { return nil }
+            let page = request.query == "page=organiser" ? "/organiser.html" : "/"
+            guard let svg = links.qrCodeSVG(path: page) else { return nil }
             return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(svg.utf8))
         case "/ca.pem":
             guard let caCertificatePath, let pem = FileManager.default.contents(atPath: caCertificatePath) else {

@@ -5,7 +5,7 @@ import GatherCertificates
 final class ServerLinks: @unchecked Sendable {
     private let lock = NSLock()
     private var boundPort = 0
-    private var cachedQRCode: String?
+    private var cachedQRCodes: [String: String] = [:]
     let hosts: [String]
 
     init(identity: MachineIdentity, host: String) {
@@ -14,7 +14,7 @@ final class ServerLinks: @unchecked Sendable {
 
     var port: Int {
         get { lock.withLock { boundPort } }
-        set { lock.withLock { boundPort = newValue; cachedQRCode = nil } }
+        set { lock.withLock { boundPort = newValue; cachedQRCodes = [:] } }
     }
 
     /// The base URL of every reachable address, LAN first.
@@ -26,12 +26,14 @@ final class ServerLinks: @unchecked Sendable {
     /// What the QR codes point at: the spectator page on the first LAN address.
     var spectatorURL: String { (baseURLs.first ?? "https://localhost:\(port)") + "/" }
 
-    var spectatorQRCodeSVG: String? {
+    /// The QR code of a page on the first LAN address: `/` for spectators, or the organiser page
+    /// so a co-organiser can join. Drawn once per page and port.
+    func qrCodeSVG(path: String) -> String? {
         lock.withLock {
-            if cachedQRCode == nil {
-                cachedQRCode = QRCode.svg(for: "https://\(Self.bracketed(hosts.first ?? "localhost")):\(boundPort)/")
-            }
-            return cachedQRCode
+            if let cached = cachedQRCodes[path] { return cached }
+            let svg = QRCode.svg(for: "https://\(Self.bracketed(hosts.first ?? "localhost")):\(boundPort)\(path)")
+            cachedQRCodes[path] = svg
+            return svg
         }
     }
 

@@ -1,0 +1,29 @@
+// A tiny element builder: text always goes in as text, never as HTML.
+
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+    else if (key === "class") element.className = value;
+    else if (key === "dataset") Object.assign(element.dataset, value);
+    else if (value === true) element.setAttribute(key, "");
+    else element.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+export function $(selector) { return document.querySelector(selector); }
+
+export function replace(container, ...children) {
+  container.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+}
+
+export function connectionPill(element, status, text) {
+  element.textContent = text[status] || status;
+  element.dataset.status = status;
+}

@@ -1,0 +1,202 @@
+// The gather.v1 client shared by every page: one WebSocket to /live that reconnects by itself,
+// resyncs from each snapshot, restores the organiser session and resends unanswered commands
+// with their original ids (the server answers a repeated id instead of applying it twice).
+
+const TOKEN_KEY = "gather.token";
+const PENDING_KEY = "gather.pending";
+
+export class LiveClient {
+  constructor({ onChange = () => {}, onTick = () => {}, onPresence = () => {}, onSession = () => {},
+                onStatus = () => {}, onNotice = () => {} } = {}) {
+    Object.assign(this, { onChange, onTick, onPresence, onSession, onStatus, onNotice });
+    this.state = null;
+    this.version = -1;
+    this.role = "spectator";
+    this.username = null;
+    this.inviteCode = null;
+    this.status = "connecting";
+    this.offsetMs = 0;          // server clock minus ours, from welcome.serverTime
+    this.attempt = 0;
+    this.pending = new Map();   // command id -> { message, resolve }
+    this.auth = null;           // { id, resolve } while register/login/resume is in flight
+    this.restorePending();
+    this.connect();
+  }
+
+  // MARK: - Connection
+
+  connect() {
+    this.setStatus(this.attempt === 0 ? "connecting" : "reconnecting");
+    let socket;
+    try {
+      socket = new WebSocket(`wss://${location.host}/live`, "gather.v1");
+    } catch (error) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (this.auth) { this.auth.resolve({ type: "error", code: "disconnected", message: "The connection dropped; try again." }); this.auth = null; }
+      this.scheduleReconnect();
+    };
+    socket.onerror = () => socket.close();
+  }
+
+  /// Exponential backoff with jitter, so a restarted server is not hit by every phone at once.
+  scheduleReconnect() {
+    this.setStatus("reconnecting");
+    const delay = Math.min(10000, 500 * 2 ** Math.min(this.attempt, 5)) * (0.5 + Math.random());
+    this.attempt += 1;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  setStatus(status) {
+    if (this.status === status) return;
+    this.status = status;
+    this.onStatus(status);
+  }
+
+  send(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  // MARK: - Messages from the server
+
+  receive(text) {
+    let message;
+    try { message = JSON.parse(text); } catch { return; }
+    switch (message.type) {
+      case "welcome":
+        this.offsetMs = message.serverTime - Date.now();
+        this.attempt = 0;
+        this.role = "spectator";
+        this.setStatus("live");
+        { const token = localStorage.getItem(TOKEN_KEY); if (token) this.authenticate({ type: "resume", token }); }
+        break;
+      case "snapshot":
+        this.state = message.state;
+        this.version = message.version;
+        this.onChange(this.state, this.version);
+        break;
+      case "tick":
+        if (this.state && this.state.gather) { this.state.gather.timer = message.timer; this.onTick(message.timer); }
+        break;
+      case "presence":
+        this.onPresence(message);
+        break;
+      case "session":
+        this.role = message.role;
+        this.username = message.username || null;
+        this.inviteCode = message.inviteCode || null;
+        if (message.role === "organiser" && message.token) localStorage.setItem(TOKEN_KEY, message.token);
+        if (message.role !== "organiser") localStorage.removeItem(TOKEN_KEY);
+        this.onSession(message);
+        if (this.auth) { this.auth.resolve(message); this.auth = null; }
+        if (this.role === "organiser") this.resendPending();
+        break;
+      case "ack":
+      case "rejected":
+        this.settle(message);
+        break;
+      case "error":
+        if (this.auth && message.id === this.auth.id) {
+          if (message.code === "unauthorized") localStorage.removeItem(TOKEN_KEY);
+          this.auth.resolve(message);
+          this.auth = null;
+        } else if (message.id && this.pending.has(message.id)) {
+          this.settle(message);
+        } else {
+          this.onNotice(message.message);
+        }
+        break;
+    }
+  }
+
+  // MARK: - Sessions
+
+  authenticate(fields) {
+    const id = crypto.randomUUID();
+    return new Promise((resolve) => {
+      if (this.auth) this.auth.resolve({ type: "error", code: "superseded", message: "Another sign-in started." });
+      this.auth = { id, resolve };
+      if (!this.send({ ...fields, id })) {
+        this.auth = null;
+        resolve({ type: "error", code: "offline", message: "Not connected yet; try again in a moment." });
+      }
+    });
+  }
+
+  register(username, password, inviteCode) { return this.authenticate({ type: "register", username, password, inviteCode }); }
+  login(username, password) { return this.authenticate({ type: "login", username, password }); }
+
+  logout() {
+    localStorage.removeItem(TOKEN_KEY);
+    this.pending.clear();
+    this.savePending();
+    this.send({ type: "logout", id: crypto.randomUUID() });
+  }
+
+  // MARK: - Commands
+
+  /// Resolves with the server's `ack` or `rejected`; survives reconnects and page reloads.
+  command(action) {
+    const message = { type: "command", id: crypto.randomUUID(), base: Math.max(0, this.version), action };
+    return new Promise((resolve) => {
+      this.pending.set(message.id, { message, resolve });
+      this.savePending();
+      if (this.role === "organiser") this.send(message);
+    });
+  }
+
+  settle(reply) {
+    const entry = this.pending.get(reply.id);
+    if (!entry) return;
+    if (reply.code === "rate_limited") {
+      // Not a final answer: the same id is judged afresh when sent again.
+      setTimeout(() => { if (this.pending.has(reply.id) && this.role === "organiser") this.send(entry.message); }, 1000);
+      return;
+    }
+    this.pending.delete(reply.id);
+    this.savePending();
+    entry.resolve(reply);
+  }
+
+  resendPending() {
+    for (const { message } of this.pending.values()) this.send(message);
+  }
+
+  savePending() {
+    const messages = [...this.pending.values()].map((entry) => entry.message);
+    try { sessionStorage.setItem(PENDING_KEY, JSON.stringify(messages)); } catch { /* storage full or blocked */ }
+  }
+
+  restorePending() {
+    let messages = [];
+    try { messages = JSON.parse(sessionStorage.getItem(PENDING_KEY) || "[]"); } catch { messages = []; }
+    for (const message of messages) {
+      if (message && message.type === "command" && message.id) this.pending.set(message.id, { message, resolve: () => {} });
+    }
+  }
+
+  // MARK: - Time
+
+  serverNow() { return Date.now() + this.offsetMs; }
+
+  /// Milliseconds left on the gather's timer now, counted down locally from `endsAt`.
+  remainingMs() {
+    const timer = this.state && this.state.gather && this.state.gather.timer;
+    if (!timer) return null;
+    if (timer.status === "running" && typeof timer.endsAt === "number") {
+      return Math.max(0, timer.endsAt - this.serverNow());
+    }
+    return timer.remainingMs;
+  }
+}

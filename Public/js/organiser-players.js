@@ -1,0 +1,122 @@
+import { $, h, replace } from "./dom.js";
+import { capitalise } from "./format.js";
+
+/// The roster: list, add, edit every field, delete with a confirmation, and the selection mode
+/// that creates a gather from at least two players.
+export class PlayersView {
+  constructor(live, perform, showGather) {
+    Object.assign(this, { live, perform, showGather });
+    this.selecting = false;
+    this.selected = new Set();
+    this.editing = null;   // player id being edited
+    $("#player-form").addEventListener("submit", (event) => { event.preventDefault(); this.save(event.target); });
+    $("#player-cancel").addEventListener("click", () => this.stopEditing());
+    $("#select-toggle").addEventListener("click", () => this.toggleSelecting());
+    $("#continue").addEventListener("click", () => this.createGather());
+  }
+
+  render(state) {
+    const inGather = new Set();
+    if (state.gather) {
+      for (const id of [...state.gather.bench, ...state.gather.teams.A.players, ...state.gather.teams.B.players]) inGather.add(id);
+    }
+    for (const id of [...this.selected]) if (!state.players.some((player) => player.id === id)) this.selected.delete(id);
+    replace($("#player-list"), state.players.length ? state.players.map((player) => this.row(player, inGather.has(player.id)))
+      : [h("li", { class: "empty" }, "No players yet. Add the first one below.")]);
+    $("#select-toggle").disabled = !!state.gather || state.players.length < 2;
+    if (state.gather && this.selecting) this.toggleSelecting();
+    this.renderSelection();
+  }
+
+  row(player, inGather) {
+    const details = [player.position && capitalise(player.position), player.skill && capitalise(player.skill),
+      player.age && `${player.age} y`, player.favouriteTeam].filter(Boolean).join(" · ");
+    const children = [h("div", { class: "who" }, h("strong", {}, player.name), h("small", {}, details || "No details"))];
+    if (this.selecting) {
+      const box = h("input", { type: "checkbox", "aria-label": `Select ${player.name}`, checked: this.selected.has(player.id),
+        onchange: (event) => { if (event.target.checked) this.selected.add(player.id); else this.selected.delete(player.id); this.renderSelection(); } });
+      children.unshift(box);
+    } else {
+      children.push(h("div", { class: "row" },
+        h("button", { type: "button", class: "secondary", onclick: () => this.startEditing(player) }, "Edit"),
+        h("button", { type: "button", class: "danger", disabled: inGather, title: inGather ? "In the current gather" : null,
+          onclick: () => this.remove(player) }, "Delete")));
+    }
+    return h("li", { class: "player", dataset: { id: player.id } }, children);
+  }
+
+  // MARK: - Add and edit
+
+  fields(form) {
+    const data = Object.fromEntries(new FormData(form).entries());
+    const fields = { name: data.name.trim() };
+    fields.age = data.age === "" ? null : Number(data.age);
+    fields.skill = data.skill || null;
+    fields.position = data.position || null;
+    fields.favouriteTeam = data.favouriteTeam.trim() || null;
+    return fields;
+  }
+
+  async save(form) {
+    const fields = this.fields(form);
+    let action;
+    if (this.editing === null) {
+      action = { kind: "addPlayer", name: fields.name };
+      for (const key of ["age", "skill", "position", "favouriteTeam"]) if (fields[key] !== null) action[key] = fields[key];
+    } else {
+      action = { kind: "editPlayer", playerId: this.editing, ...fields };
+    }
+    const reply = await this.perform(action);
+    if (reply.type === "ack") this.stopEditing();
+  }
+
+  startEditing(player) {
+    this.editing = player.id;
+    const form = $("#player-form");
+    form.name.value = player.name;
+    form.age.value = player.age ?? "";
+    form.skill.value = player.skill ?? "";
+    form.position.value = player.position ?? "";
+    form.favouriteTeam.value = player.favouriteTeam ?? "";
+    $("#player-form-title").textContent = `Edit ${player.name}`;
+    $("#player-save").textContent = "Save";
+    $("#player-cancel").hidden = false;
+    form.name.focus();
+  }
+
+  stopEditing() {
+    this.editing = null;
+    $("#player-form").reset();
+    $("#player-form-title").textContent = "Add a player";
+    $("#player-save").textContent = "Add player";
+    $("#player-cancel").hidden = true;
+  }
+
+  async remove(player) {
+    if (!confirm(`Delete ${player.name}? This cannot be undone.`)) return;
+    await this.perform({ kind: "removePlayer", playerId: player.id });
+  }
+
+  // MARK: - Selection mode
+
+  toggleSelecting() {
+    this.selecting = !this.selecting;
+    this.selected.clear();
+    $("#select-toggle").textContent = this.selecting ? "Done" : "Select players";
+    if (this.live.state) this.render(this.live.state);
+  }
+
+  renderSelection() {
+    $("#selection-bar").hidden = !this.selecting;
+    $("#selected-count").textContent = `${this.selected.size} selected`;
+    $("#continue").disabled = this.selected.size < 2;
+  }
+
+  async createGather() {
+    const reply = await this.perform({ kind: "createGather", playerIds: [...this.selected].sort((a, b) => a - b) });
+    if (reply.type === "ack") {
+      this.toggleSelecting();
+      this.showGather();
+    }
+  }
+}
