@@ -144,6 +144,11 @@ def test_a_whole_gather_through_the_pages_seen_live_by_a_spectator_and_the_score
     assert "Goal cancelled" in spectator.text("#goals")
     scoreboard.wait_text("#score-a", "4")
     scoreboard.wait_text("#team-b-name", "Reds")
+    for browser, name in ((spectator, "spectator-live-390x844"), (organiser, "organiser-live-390x844"),
+                          (scoreboard, "scoreboard-live-1920x1080")):
+        browser.screenshot(f"{name}.png")
+        scroll_width, inner_width = browser.overflow()
+        assert scroll_width <= inner_width, (name, scroll_width, inner_width)
 
     # The countdown: set 0:04 with the pickers, start, the scoreboard counts down to full time.
     organiser.fill("#timer-form [name=minutes]", "0")
