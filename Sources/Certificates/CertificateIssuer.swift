@@ -5,8 +5,10 @@ import Foundation
 /// subjectAltName, serverAuth, at most 825 days, SHA-256, ECDSA P-256.
 enum CertificateIssuer {
     static let serverLifetimeDays = 825
-    /// Apple's 825-day cap binds only leaves, but a CA kept to it is never the reason a phone says no.
-    static let authorityLifetimeDays = 825
+    /// Apple's 825-day cap binds server certificates, not a root the user trusts by hand. Every
+    /// phone trusts the CA once; ten years spares the whole club from doing it again every two,
+    /// and an expired CA would stop the server (it is never replaced silently).
+    static let authorityLifetimeDays = 3650
 
     static func makeAuthority(key: PrivateKey, hostName: String, now: Date) throws -> Certificate {
         let certificate = try skeleton(subjectCommonName: "Football Gather Live local CA (\(hostName))",

@@ -61,6 +61,9 @@ public final class CoordinatorCore {
             clients[client] = nil
         case .messageReceived(let client, let text):
             guard clients[client] != nil else { break }
+            // A command that lands in the few ms between zero and the countdown's wake-up
+            // sees the timer finished, as it is, rather than running at 00:00.
+            if expireTimerIfDue(into: &effects) { rescheduleCountdown(into: &effects) }
             receive(text, from: client, into: &effects)
         case .countdownWoke:
             countdownWake = nil

@@ -68,10 +68,7 @@ public final class LiveServer: @unchecked Sendable {
         var info = lws_context_creation_info()
         info.port = Int32(configuration.port)
         if configuration.host != "0.0.0.0", configuration.host != "::" { info.iface = UnsafePointer(cString(configuration.host)) }
-        info.options = gather_lws_option_do_ssl_global_init() | gather_lws_option_validate_utf8()
-        if configuration.host == "0.0.0.0" || (!configuration.host.contains(":") && configuration.host != "localhost") {
-            info.options |= gather_lws_option_disable_ipv6()
-        }
+        info.options = Self.contextOptions(host: configuration.host)
         info.ssl_cert_filepath = UnsafePointer(cString(configuration.certificatePath))
         info.ssl_private_key_filepath = UnsafePointer(cString(configuration.privateKeyPath))
         info.alpn = UnsafePointer(cString("http/1.1"))  // never h2 (CVE in 4.1.6's HTTP/2 header parser)
@@ -106,6 +103,15 @@ public final class LiveServer: @unchecked Sendable {
         self.thread = thread
         thread.start()
         return port
+    }
+
+    /// TLS only (never plain HTTP on the port), lws checks UTF-8 too, IPv6 only when asked for.
+    static func contextOptions(host: String) -> UInt64 {
+        var options = gather_lws_option_do_ssl_global_init() | gather_lws_option_validate_utf8()
+        if host == "0.0.0.0" || (!host.contains(":") && host != "localhost") {
+            options |= gather_lws_option_disable_ipv6()
+        }
+        return options
     }
 
     private func checkFiles() throws {

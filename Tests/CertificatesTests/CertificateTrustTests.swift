@@ -35,7 +35,7 @@ final class CertificateTrustTests: XCTestCase {
         XCTAssertEqual(X509_check_ca(authority.pointer), 1)
         XCTAssertEqual(authority.keyUsage, UInt32(KU_KEY_CERT_SIGN | KU_CRL_SIGN))
         XCTAssertEqual(X509_get_signature_nid(authority.pointer), NID_ecdsa_with_SHA256)
-        XCTAssertLessThanOrEqual(authority.lifetime, 825 * 86_400)
+        XCTAssertEqual(authority.lifetime, 3650 * 86_400, "trusted once by hand, kept for ten years")
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int, 0o700)
     }
 
@@ -123,7 +123,7 @@ final class CertificateTrustTests: XCTestCase {
         _ = try CertificateAuthority.ensure(in: directory, identity: identity, now: now)
         let before = snapshot()
         XCTAssertThrowsError(try CertificateAuthority.ensure(in: directory, identity: identity,
-                                                             now: now.addingTimeInterval(826 * 86_400))) { error in
+                                                             now: now.addingTimeInterval(3651 * 86_400))) { error in
             XCTAssertTrue("\(error)".contains("expired"), "\(error)")
             XCTAssertTrue("\(error)".contains(self.path("ca.pem")), "\(error)")
         }

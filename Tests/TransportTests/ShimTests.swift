@@ -9,13 +9,23 @@ final class ShimTests: XCTestCase {
         XCTAssertEqual(SharedFrame.headroom, Int(gather_lws_pre()))
     }
 
-    func testServerOptionsAreDistinctBits() {
-        let options = [gather_lws_option_do_ssl_global_init(), gather_lws_option_validate_utf8(),
-                       gather_lws_option_disable_ipv6(), gather_lws_option_explicit_vhosts(),
-                       gather_lws_option_allow_non_ssl()]
-        for option in options { XCTAssertEqual(option.nonzeroBitCount, 1, "\(option)") }
-        XCTAssertEqual(Set(options).count, options.count)
-        XCTAssertEqual(gather_lws_option_do_ssl_global_init() & gather_lws_option_allow_non_ssl(), 0)
+    func testServerOptionsHaveLibwebsockets416Values() {
+        XCTAssertEqual(gather_lws_option_disable_ipv6(), 1 << 5)
+        XCTAssertEqual(gather_lws_option_validate_utf8(), 1 << 8)
+        XCTAssertEqual(gather_lws_option_do_ssl_global_init(), 1 << 12)
+        XCTAssertEqual(gather_lws_option_explicit_vhosts(), 1 << 13)
+        XCTAssertEqual(gather_lws_option_allow_non_ssl(), (1 << 3) | (1 << 12), "the macro is an expression: a shim is needed")
+    }
+
+    func testTheServerNeverAcceptsPlainHTTPOnItsTLSPort() {
+        let plainHTTPBit: UInt64 = 1 << 3
+        for host in ["0.0.0.0", "127.0.0.1", "::", "::1", "localhost"] {
+            let options = LiveServer.contextOptions(host: host)
+            XCTAssertEqual(options & plainHTTPBit, 0, host)
+            XCTAssertEqual(options & gather_lws_option_validate_utf8(), gather_lws_option_validate_utf8(), host)
+        }
+        XCTAssertNotEqual(LiveServer.contextOptions(host: "0.0.0.0") & gather_lws_option_disable_ipv6(), 0)
+        XCTAssertEqual(LiveServer.contextOptions(host: "::") & gather_lws_option_disable_ipv6(), 0)
     }
 
     func testLogLevelsAreTheLibraryMask() {
