@@ -51,6 +51,9 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("presses-per-gather"), help: "A fresh gather after this many presses, as in real matches.")
     var pressesPerGather = 20
 
+    @Option(name: .customLong("phase-seconds"), help: "Stop pressing (and say so) after this long in one phase.")
+    var phaseSeconds = 600
+
     @Option(help: "fanout, stalled or all.")
     var scenario: ScenarioChoice = .all
 

@@ -19,18 +19,32 @@ struct BenchRun {
         settings.players = options.players
         settings.pressesPerGather = options.pressesPerGather
         settings.inviteCode = options.inviteCode
+        settings.phaseSeconds = Double(options.phaseSeconds)
         settings.progress = log
         let runner = ScenarioRunner(server: server, settings: settings)
         var report = BenchReport(settings: settings)
         if options.scenario != .stalled {
             for count in options.spectators {
                 log("fan-out to \(count) spectators")
-                report.fanOuts.append(try runner.fanOut(spectators: count))
+                do {
+                    report.fanOuts.append(try runner.fanOut(spectators: count))
+                } catch {
+                    log("fan-out to \(count) failed: \(error)")
+                    var failed = FanOutResult()
+                    failed.spectators = count
+                    failed.error = "\(error)"
+                    report.fanOuts.append(failed)
+                }
             }
         }
         if options.scenario != .fanout {
             log("one stalled spectator among \(options.stalledSpectators)")
-            report.stalled = try runner.stalled(spectators: options.stalledSpectators)
+            do {
+                report.stalled = try runner.stalled(spectators: options.stalledSpectators)
+            } catch {
+                log("the stalled scenario failed: \(error)")
+                report.stalled = StalledResult(spectators: options.stalledSpectators, error: "\(error)")
+            }
         }
         print(options.json ? report.json() : report.table())
     }

@@ -27,7 +27,8 @@ final class GatherDriver {
 
     /// The server's token bucket refills 20 commands a second per connection; stay under it.
     private let organiserGapNanoseconds: UInt64 = 60_000_000
-    private let replyTimeout = 20.0
+    /// Generous: a press slower than this is a failure worth a clear message, not a hang.
+    private let replyTimeout = 120.0
 
     init(engine: ClientEngine, inviteCode: String, tag: String) {
         self.engine = engine

@@ -63,6 +63,10 @@ struct BenchReport {
         lines += align(rows)
         lines.append("  (press = command sent → each spectator read the new snapshot; server fan-out = /metrics bucket "
             + "bound of snapshot handed to the Transport → lws_write per connection)")
+        for result in fanOuts where result.error != nil || result.pressesDone < settings.commands {
+            lines.append("  fan-out \(result.spectators): \(result.pressesDone)/\(settings.commands) presses"
+                + (result.error.map { "; stopped: \($0)" } ?? ""))
+        }
         for result in fanOuts where result.failed > 0 || result.missing > 0 || !result.rejections.isEmpty {
             lines.append("  fan-out \(result.spectators): \(result.failed) failed to connect, \(result.missing) deliveries missing, "
                 + "rejections \(result.rejections)\(result.firstError.map { "; first error: \($0)" } ?? "")")
@@ -72,7 +76,8 @@ struct BenchReport {
             lines.append("stalled \(stalled.spectators): the others' press p99 \(ms(stalled.before?.p99)) with everyone reading, "
                 + "\(ms(stalled.during?.p99)) with one stalled; server RSS "
                 + "\(stalled.residentGrowthKilobytes.map { "\($0 >= 0 ? "+" : "")\($0) KB" } ?? "n/a") while stalled; "
-                + "stalled one closed by the server: \(stalled.stalledClosedByServer ? "yes" : "no")")
+                + "stalled one closed by the server: \(stalled.stalledClosedByServer ? "yes" : "no")"
+                + (stalled.error.map { "; stopped: \($0)" } ?? ""))
         }
         lines.append("")
         lines.append("targets (issue 7)")
@@ -105,6 +110,7 @@ struct BenchReport {
             entry["pressBefore"] = stalled.before?.json
             entry["pressDuring"] = stalled.during?.json
             entry["residentGrowthKB"] = stalled.residentGrowthKilobytes
+            entry["error"] = stalled.error
             object["stalled"] = entry
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
@@ -123,6 +129,8 @@ struct BenchReport {
         entry["durableAckMs"] = result.ack?.json
         entry["tickDeviationMs"] = result.ticks?.deviation.json
         entry["firstError"] = result.firstError
+        entry["error"] = result.error
+        entry["pressesDone"] = result.pressesDone
         if let histogram = result.serverFanOut, histogram.total > 0 {
             entry["serverFanOutMs"] = ["writes": histogram.total,
                                        "p50AtMost": histogram.percentileBound(0.5).map(jsonBound) as Any,

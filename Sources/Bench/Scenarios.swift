@@ -6,6 +6,8 @@ struct BenchSettings {
     var commands = 100
     var players = 22
     var pressesPerGather = 20
+    /// Presses stop early (and say so) once a phase has run this long.
+    var phaseSeconds = 600.0
     var inviteCode = "BENCHCODE1"
     var progress: (String) -> Void = { _ in }
 }
@@ -25,6 +27,8 @@ struct FanOutResult {
     var rejections: [String: Int] = [:]
     /// The server's publish → socket histogram over the presses (bucket bounds, ms).
     var serverFanOut: FanOutHistogram?
+    var pressesDone = 0
+    var error: String?
 }
 
 struct StalledResult {
@@ -35,6 +39,7 @@ struct StalledResult {
     var residentGrowthKilobytes: Int?
     var stalledClosedByServer = false
     var missing = 0
+    var error: String?
 }
 
 /// Runs the scenarios against one server; each gets a fresh client engine (and, when the bench
@@ -58,7 +63,7 @@ struct ScenarioRunner {
             var presses: [UInt64] = []
             var acks: [UInt64] = []
             let metricsBefore = FanOutHistogram.scrape(target)
-            result.missing = try press(settings.commands, driver: driver, presses: &presses, acks: &acks)
+            (result.missing, result.pressesDone) = try press(settings.commands, driver: driver, presses: &presses, acks: &acks)
             if let metricsBefore, let after = FanOutHistogram.scrape(target) {
                 result.serverFanOut = after.subtracting(metricsBefore)
             }
@@ -87,7 +92,7 @@ struct ScenarioRunner {
             driver.excludedSpectator = stalledIndex
             var samples: [UInt64] = []
             var acks: [UInt64] = []
-            result.missing = try press(settings.commands, driver: driver, presses: &samples, acks: &acks)
+            result.missing = try press(settings.commands, driver: driver, presses: &samples, acks: &acks).missing
             result.before = Distribution(nanoseconds: samples)
 
             let memoryBefore = server.residentKilobytes()
@@ -95,7 +100,7 @@ struct ScenarioRunner {
             driver.activeSpectators -= 1
             settings.progress("spectator \(stalledIndex) stopped reading")
             samples = []
-            result.missing += try press(settings.commands, driver: driver, presses: &samples, acks: &acks)
+            result.missing += try press(settings.commands, driver: driver, presses: &samples, acks: &acks).missing
             result.during = Distribution(nanoseconds: samples)
             if let memoryBefore, let after = server.residentKilobytes() { result.residentGrowthKilobytes = after - memoryBefore }
             result.stalledClosedByServer = engine.read { $0.stalledClosed }
@@ -139,10 +144,17 @@ struct ScenarioRunner {
     }
 
     /// `count` measured presses of +1/−1 on team A, a fresh gather every `pressesPerGather`.
-    /// Returns how many spectator deliveries never arrived.
-    private func press(_ count: Int, driver: GatherDriver, presses: inout [UInt64], acks: inout [UInt64]) throws -> Int {
+    /// Returns how many spectator deliveries never arrived, and how many presses were made.
+    private func press(_ count: Int, driver: GatherDriver, presses: inout [UInt64], acks: inout [UInt64]) throws
+        -> (missing: Int, done: Int)
+    {
         var missing = 0
+        let deadline = Date(timeIntervalSinceNow: settings.phaseSeconds)
         for number in 0..<count {
+            guard Date() < deadline else {
+                settings.progress("stopping after \(number) presses: the phase ran \(Int(settings.phaseSeconds)) s")
+                return (missing, number)
+            }
             if number > 0, number % settings.pressesPerGather == 0 {
                 try driver.startFreshGather(players: settings.players)
             }
@@ -154,6 +166,6 @@ struct ScenarioRunner {
             missing += outcome.missingSpectators
             if number % 20 == 19 { settings.progress("\(number + 1)/\(count) presses") }
         }
-        return missing
+        return (missing, count)
     }
 }
