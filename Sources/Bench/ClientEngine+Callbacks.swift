@@ -60,6 +60,7 @@ extension ClientEngine {
         guard !connection.settled else { return }
         connection.settled = true
         inFlight -= 1
+        handshakeSettled()
         condition.withLock {
             shared.failed += 1
             if shared.firstError == nil { shared.firstError = reason }
@@ -138,6 +139,7 @@ extension ClientEngine {
             connection.ready = true
             connection.settled = true
             inFlight -= 1
+            handshakeSettled()
         }
         let organiserCopy = connection.role == .organiser && isNew ? Array(bytes) : nil
         condition.withLock {

@@ -32,6 +32,14 @@ final class ClientEngine: @unchecked Sendable {
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
     private var retryTable: UnsafeMutablePointer<UInt32>?
+    /// Whether lws runs on libev (epoll) rather than poll(); then `lws_service` only returns at the end.
+    private(set) var usesEventLibrary = false
+    /// The context as the service thread sees it.
+    private var serviceContext: OpaquePointer?
+    private var opening = false
+    /// Deferred work on the loop (outside any connection's callback): more connects, or the end.
+    private let refillTimer = LoopTimer()
+    private let stopTimer = LoopTimer()
     /// Every connection's lws_client_connect_info but its context and user number.
     private var connectTemplate = lws_client_connect_info()
 
@@ -59,9 +67,24 @@ final class ClientEngine: @unchecked Sendable {
 
     private func createContext(expectedConnections: Int) throws {
         gather_lws_set_log(gather_lws_log_err(), nil)  // lws's own notices would drown the table
+        var created = makeContext(expectedConnections: expectedConnections, eventLibrary: true)
+        usesEventLibrary = created != nil
+        if created == nil { created = makeContext(expectedConnections: expectedConnections, eventLibrary: false) }
+        guard let created else {
+            throw BenchError("libwebsockets could not create a client context (is \(target.caPath) a CA in PEM?)")
+        }
+        condition.withLock { context = created }
+        let thread = Thread { [self] in serviceLoop() }
+        if !usesEventLibrary { FileHandle.standardError.write(Data("gather-bench: libev not available, using poll()\n".utf8)) }
+        thread.name = "gather-bench.lws"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private func makeContext(expectedConnections: Int, eventLibrary: Bool) -> OpaquePointer? {
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
-        info.options = gather_lws_option_do_ssl_global_init()
+        info.options = gather_lws_option_do_ssl_global_init() | (eventLibrary ? gather_lws_option_libev() : 0)
         info.client_ssl_ca_filepath = UnsafePointer(cString(target.caPath))
         info.protocols = UnsafePointer(makeProtocols())
         info.retry_and_idle_policy = UnsafePointer(makeQuietPolicy())
@@ -71,14 +94,7 @@ final class ClientEngine: @unchecked Sendable {
         // A whole snapshot per read and per callback, instead of 4 KB pieces to reassemble.
         info.pt_serv_buf_size = 16_384
         info.user = Unmanaged.passUnretained(self).toOpaque()
-        guard let created = lws_create_context(&info) else {
-            throw BenchError("libwebsockets could not create a client context (is \(target.caPath) a CA in PEM?)")
-        }
-        condition.withLock { context = created }
-        let thread = Thread { [self] in serviceLoop() }
-        thread.name = "gather-bench.lws"
-        thread.stackSize = 1 << 20
-        thread.start()
+        return lws_create_context(&info)
     }
 
     private func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
@@ -110,21 +126,43 @@ final class ClientEngine: @unchecked Sendable {
 
     // MARK: - The service thread
 
+    /// With poll() each `lws_service` is one wake-up; with libev it runs the loop until
+    /// `stopTimer` starts the context's destruction, as lws's event-library examples do.
     private func serviceLoop() {
         guard let context = condition.withLock({ self.context }) else { return }
+        serviceContext = context
+        refillTimer.attach(context) { [unowned self] in refill() }
+        stopTimer.attach(context) { lws_context_destroy(context) }
         while true {
             applyRequests()
             openPending(context)
             if condition.withLock({ shared.stopRequested }) { break }
-            if lws_service(context, 0) < 0 { break }
+            if lws_service(context, 0) != 0 { break }
         }
         lws_context_destroy(context)
+        refillTimer.detach()
+        stopTimer.detach()
         finished.signal()
+    }
+
+    /// Called where a handshake finished: start the next ones from the loop, not from inside a
+    /// connection's callback.
+    func handshakeSettled() {
+        guard usesEventLibrary, !pendingOpens.isEmpty else { return }
+        refillTimer.schedule()
+    }
+
+    private func refill() {
+        guard let serviceContext else { return }
+        openPending(serviceContext)
     }
 
     /// Starts connections while fewer than `maximumInFlight` handshakes are under way, so the
     /// handshake rate measures the server rather than a SYN flood on its backlog.
     private func openPending(_ context: OpaquePointer) {
+        guard !opening else { return }
+        opening = true
+        defer { opening = false }
         while inFlight < maximumInFlight, !pendingOpens.isEmpty {
             let connection = pendingOpens.removeFirst()
             inFlight += 1
@@ -140,10 +178,12 @@ final class ClientEngine: @unchecked Sendable {
     }
 
     func applyRequests() {
-        let requests: [EngineRequest] = condition.withLock {
+        let (requests, stopping): ([EngineRequest], Bool) = condition.withLock {
             defer { shared.requests.removeAll(keepingCapacity: true) }
-            return shared.requests
+            return (shared.requests, shared.stopRequested)
         }
+        if usesEventLibrary, stopping { stopTimer.schedule() }
+        defer { if usesEventLibrary, !pendingOpens.isEmpty { refillTimer.schedule() } }
         for request in requests {
             switch request {
             case .open(let number, let role, let index, let watchesTicks):

@@ -30,6 +30,12 @@ static inline unsigned long long gather_lws_option_explicit_vhosts(void) {
     return (unsigned long long)LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
 }
 
+/// The libev event loop (epoll) instead of poll(): a client holding 10,000 sockets should not
+/// scan all of them on every wake-up. Needs the libwebsockets-evlib-ev plugin at run time.
+static inline unsigned long long gather_lws_option_libev(void) {
+    return (unsigned long long)LWS_SERVER_OPTION_LIBEV;
+}
+
 /// Route lws's own log lines (a level mask) to a Swift emitter.
 static inline void gather_lws_set_log(int levels, void (*emit)(int level, const char *line)) {
     lws_set_log_level(levels, emit);
