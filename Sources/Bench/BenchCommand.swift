@@ -52,7 +52,7 @@ struct BenchCommand: ParsableCommand {
     var pressesPerGather = 20
 
     @Option(name: .customLong("phase-seconds"), help: "Stop pressing (and say so) after this long in one phase.")
-    var phaseSeconds = 600
+    var phaseSeconds = 240
 
     @Option(help: "fanout, stalled or all.")
     var scenario: ScenarioChoice = .all

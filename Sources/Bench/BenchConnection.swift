@@ -34,7 +34,7 @@ final class BenchConnection {
 
 /// What the driver asked for, applied in order on the service thread.
 enum EngineRequest {
-    case open(number: Int, role: ConnectionRole, index: Int, watchesTicks: Bool)
+    case open(number: Int, role: ConnectionRole, index: Int)
     /// `timed`: note when it left (a measured command).
     case send(number: Int, bytes: [UInt8], id: String, timed: Bool)
     case stall(number: Int)
@@ -71,6 +71,7 @@ struct EngineShared {
     var readyOrganisers = 0
     var failed = 0
     var closedAfterReady = 0
+    var closedSpectators = 0
     var firstError: String?
     var lastReadyAt: UInt64 = 0
 

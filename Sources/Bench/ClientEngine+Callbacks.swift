@@ -76,6 +76,7 @@ extension ClientEngine {
         }
         condition.withLock {
             shared.closedAfterReady += 1
+            if connection.role == .spectator, !connection.stalled { shared.closedSpectators += 1 }
             if connection.stalled { shared.stalledClosed = true }
         }
     }
@@ -129,6 +130,14 @@ extension ClientEngine {
         }
     }
 
+    /// The spectator that became ready last watches ticks: both the server and the bench serve it
+    /// last, so its ticks are the latest, and it exists even when not every spectator connected.
+    private func watchTicks(on connection: BenchConnection) {
+        tickWatcher?.watchesTicks = false
+        connection.watchesTicks = true
+        tickWatcher = connection
+    }
+
     static let replyTypes: Set<String> = ["session", "ack", "rejected", "error"]
 
     private func snapshotArrived(version: Int, bytes: UnsafeRawBufferPointer, on connection: BenchConnection, at now: UInt64) {
@@ -140,6 +149,7 @@ extension ClientEngine {
             connection.settled = true
             inFlight -= 1
             handshakeSettled()
+            if connection.role == .spectator { watchTicks(on: connection) }
         }
         let organiserCopy = connection.role == .organiser && isNew ? Array(bytes) : nil
         condition.withLock {

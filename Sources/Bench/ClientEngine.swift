@@ -25,6 +25,7 @@ final class ClientEngine: @unchecked Sendable {
     var connections: [Int: BenchConnection] = [:]
     var pendingOpens: [BenchConnection] = []
     var inFlight = 0
+    var tickWatcher: BenchConnection?
     let maximumInFlight: Int
     private var context: OpaquePointer?
     private let finished = DispatchSemaphore(value: 0)
@@ -186,9 +187,8 @@ final class ClientEngine: @unchecked Sendable {
         defer { if usesEventLibrary, !pendingOpens.isEmpty { refillTimer.schedule() } }
         for request in requests {
             switch request {
-            case .open(let number, let role, let index, let watchesTicks):
+            case .open(let number, let role, let index):
                 let connection = BenchConnection(number: number, role: role, index: index)
-                connection.watchesTicks = watchesTicks
                 connections[number] = connection
                 pendingOpens.append(connection)
             case .send(let number, let bytes, let id, let timed):
@@ -219,7 +219,7 @@ extension ClientEngine {
     }
 
     /// Reserves connection numbers and asks for them to be opened.
-    func open(_ role: ConnectionRole, count: Int, firstIndex: Int = 0, tickWatcherIndex: Int? = nil) -> [Int] {
+    func open(_ role: ConnectionRole, count: Int, firstIndex: Int = 0) -> [Int] {
         let numbers: [Int] = condition.withLock {
             let first = shared.nextNumber
             shared.nextNumber += count
@@ -229,7 +229,7 @@ extension ClientEngine {
             return Array(first..<(first + count))
         }
         post(numbers.enumerated().map { offset, number in
-            .open(number: number, role: role, index: firstIndex + offset, watchesTicks: firstIndex + offset == tickWatcherIndex)
+            .open(number: number, role: role, index: firstIndex + offset)
         })
         return numbers
     }

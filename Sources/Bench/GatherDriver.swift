@@ -19,7 +19,8 @@ final class GatherDriver {
     private var nextID = 0
     /// The version the server is at, as far as our replies tell.
     var currentVersion = 0
-    /// How many spectators every round waits for.
+    /// How many spectators every round waits for at least; spectators whose handshake finished
+    /// late (after the connect phase gave up waiting) are counted in as they arrive.
     var activeSpectators = 0
     /// A spectator left out of the samples (the stalled one).
     var excludedSpectator: Int?
@@ -90,7 +91,8 @@ final class GatherDriver {
         engine.update { shared in
             shared.round.number += 1
             shared.round.target = target
-            shared.round.expected = activeSpectators
+            let stalled = excludedSpectator == nil ? 0 : 1
+            shared.round.expected = max(activeSpectators, shared.readySpectators - shared.closedSpectators - stalled)
             shared.round.reached = 0
             for index in shared.arrivals.indices { shared.arrivals[index] = 0 }
         }
@@ -100,8 +102,9 @@ final class GatherDriver {
             guard let reply = shared.replies[id] else { return false }
             return reply.summary.type != "ack" || shared.round.reached >= shared.round.expected
         }
-        let (reply, sentAt, arrivals) = engine.update { shared in
-            (shared.replies.removeValue(forKey: id), shared.sentAt.removeValue(forKey: id), shared.arrivals)
+        let (reply, sentAt, arrivals, expected) = engine.update { shared in
+            (shared.replies.removeValue(forKey: id), shared.sentAt.removeValue(forKey: id), shared.arrivals,
+             shared.round.expected)
         }
         guard let reply, let sentAt else {
             throw BenchError("no reply to \(action["kind"] ?? "?") within \(Int(replyTimeout)) s")
@@ -123,7 +126,7 @@ final class GatherDriver {
         return PressOutcome(replyType: replyType,
                             ackNanoseconds: replyType == "ack" ? reply.receivedAt - sentAt : nil,
                             spectatorNanoseconds: latencies,
-                            missingSpectators: replyType == "ack" ? max(0, activeSpectators - latencies.count) : 0)
+                            missingSpectators: replyType == "ack" ? max(0, expected - latencies.count) : 0)
     }
 
     /// A command the run cannot do without: a rejection ends the bench with the server's reason.

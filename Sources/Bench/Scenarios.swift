@@ -55,10 +55,12 @@ struct ScenarioRunner {
         result.spectators = spectators
         try withSession(spectators: spectators) { target, engine, driver in
             let before = server.residentKilobytes()
-            _ = try connectSpectators(spectators, tickWatcher: spectators - 1, engine: engine, driver: driver, into: &result)
+            _ = try connectSpectators(spectators, engine: engine, driver: driver, into: &result)
             Thread.sleep(forTimeInterval: 2)  // let presence settle: the memory figure is for idle connections
-            if let before, let after = server.residentKilobytes(), result.connected > 0 {
-                result.residentKilobytesPerConnection = Double(after - before) / Double(result.connected)
+            // The server's own count: handshakes that finish after the connect phase still cost memory.
+            let counted = FanOutHistogram.spectatorCount(target) ?? result.connected
+            if let before, let after = server.residentKilobytes(), counted > 0 {
+                result.residentKilobytesPerConnection = Double(after - before) / Double(counted)
             }
             var presses: [UInt64] = []
             var acks: [UInt64] = []
@@ -86,7 +88,7 @@ struct ScenarioRunner {
         result.spectators = spectators
         try withSession(spectators: spectators) { _, engine, driver in
             var fanOut = FanOutResult()
-            let numbers = try connectSpectators(spectators, tickWatcher: 0, engine: engine, driver: driver, into: &fanOut)
+            let numbers = try connectSpectators(spectators, engine: engine, driver: driver, into: &fanOut)
             result.connected = fanOut.connected
             let stalledIndex = spectators - 1
             driver.excludedSpectator = stalledIndex
@@ -122,13 +124,12 @@ struct ScenarioRunner {
         try body(target, engine, driver)
     }
 
-    /// Opens `count` spectators; returns their connection numbers. The tick watcher is the last
-    /// one opened where possible: the server and the bench serve it last, so its ticks are the latest.
-    private func connectSpectators(_ count: Int, tickWatcher: Int, engine: ClientEngine, driver: GatherDriver,
+    /// Opens `count` spectators; returns their connection numbers.
+    private func connectSpectators(_ count: Int, engine: ClientEngine, driver: GatherDriver,
                                    into result: inout FanOutResult) throws -> [Int] {
         settings.progress("connecting \(count) spectators")
         let startedAt = BenchClock.nanoseconds()
-        let numbers = engine.open(.spectator, count: count, tickWatcherIndex: tickWatcher)
+        let numbers = engine.open(.spectator, count: count)
         engine.wait(seconds: max(60, Double(count) / 50)) { $0.readySpectators + $0.failed >= count }
         let (ready, failed, lastReadyAt, firstError) = engine.read {
             ($0.readySpectators, $0.failed, $0.lastReadyAt, $0.firstError)

@@ -10,11 +10,22 @@ struct FanOutHistogram {
     var buckets: [(bound: Double?, cumulative: Int)] = []
 
     static func scrape(_ target: ServerTarget) -> FanOutHistogram? {
+        metricsText(target).flatMap(parse)
+    }
+
+    /// `gather_connections{role="spectator"}` as the server counts it.
+    static func spectatorCount(_ target: ServerTarget) -> Int? {
+        let line = metricsText(target)?.split(separator: "\n").first { $0.hasPrefix("gather_connections{role=\"spectator\"}") }
+        return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+    }
+
+    /// A busy server answers slowly: up to 60 s.
+    private static func metricsText(_ target: ServerTarget) -> String? {
         let curl = ["/usr/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let curl else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: curl)
-        process.arguments = ["--silent", "--max-time", "10", "--cacert", target.caPath,
+        process.arguments = ["--silent", "--max-time", "60", "--cacert", target.caPath,
                              "https://\(target.host):\(target.port)/metrics"]
         let output = Pipe()
         process.standardOutput = output
@@ -23,7 +34,7 @@ struct FanOutHistogram {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
-        return parse(String(decoding: data, as: UTF8.self))
+        return String(decoding: data, as: UTF8.self)
     }
 
     static func parse(_ text: String) -> FanOutHistogram? {
