@@ -115,7 +115,7 @@ struct ScenarioRunner {
     private func withSession(spectators: Int, _ body: (ServerTarget, ClientEngine, GatherDriver) throws -> Void) throws {
         let target = try server.begin()
         defer { server.end() }
-        let engine = try ClientEngine(target: target, expectedConnections: spectators + settings.organisers)
+        let engine = try ClientEngine(target: target)
         defer { engine.shutdown() }
         let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         let driver = GatherDriver(engine: engine, inviteCode: settings.inviteCode, tag: tag)
