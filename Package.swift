@@ -53,7 +53,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/App"),
         .executableTarget(name: "GatherBench", dependencies: [
-            "CLibWebSockets", "COpenSSL",
+            "CLibWebSockets", "COpenSSL", "GatherTransport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/Bench"),
 

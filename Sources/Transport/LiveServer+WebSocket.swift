@@ -23,7 +23,10 @@ extension LiveServer {
             opened(wsi, session: session.assumingMemoryBound(to: UInt64.self))
         case LWS_CALLBACK_RECEIVE:
             guard let connection = connection(for: session) else { return -1 }
+            connection.keepAlive.heard(at: DispatchTime.now().uptimeNanoseconds)
             return received(on: connection, input: input, length: length)
+        case LWS_CALLBACK_RECEIVE_PONG:
+            connection(for: session)?.keepAlive.heard(at: DispatchTime.now().uptimeNanoseconds)
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let connection = connection(for: session) else { return 0 }
             return writable(connection)
@@ -76,7 +79,8 @@ extension LiveServer {
     private func opened(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>) {
         nextConnectionNumber += 1
         let connection = LiveConnection(id: ConnectionID(rawValue: nextConnectionNumber), wsi: wsi,
-                                        replyLimit: configuration.replyQueueLimit)
+                                        replyLimit: configuration.replyQueueLimit,
+                                        pingIntervalSeconds: configuration.pingIntervalSeconds)
         session.pointee = nextConnectionNumber
         connections[nextConnectionNumber] = connection
         setConnectionCount(connections.count)
@@ -140,6 +144,12 @@ extension LiveServer {
         if let closing = connection.closing, !(closing.flushFirst && connection.outbox.hasPending(shared)) {
             return closeNow(wsi, code: closing.code, reason: closing.reason)
         }
+        if connection.pingDue {
+            connection.pingDue = false
+            if lws_write(wsi, Self.pingFrame.payload, Self.pingFrame.count, LWS_WRITE_PING) < 0 { return -1 }
+            if connection.outbox.hasPending(shared) { lws_callback_on_writable(wsi) }
+            return 0
+        }
         guard case .frame(let frame) = connection.outbox.next(shared) else {
             disarmStallTimer(connection)
             return 0
@@ -158,21 +168,24 @@ extension LiveServer {
         return 0
     }
 
+    // MARK: Stalled readers
+
     /// A phone that stops reading is closed after `stalledTimeoutSeconds` without progress;
     /// until then it holds at most one snapshot and its bounded replies.
+    ///
+    /// Progress is a timestamp per connection, checked by `upkeep(now:)` once a second, not an
+    /// lws timeout per write: lws 4.1 keeps timeouts in one sorted list, so arming one per
+    /// connection on every fan-out cost O(n²) (88% of the server's CPU at 10,000).
     private func armStallTimer(_ connection: LiveConnection) {
-        lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, Int32(configuration.stalledTimeoutSeconds))
-        connection.stallTimerArmed = true
+        connection.waitingSince = DispatchTime.now().uptimeNanoseconds
     }
 
     private func disarmStallTimer(_ connection: LiveConnection) {
-        guard connection.stallTimerArmed else { return }
-        lws_set_timeout(connection.wsi, NO_PENDING_TIMEOUT, 0)
-        connection.stallTimerArmed = false
+        connection.waitingSince = nil
     }
 
-    private func wantsToWrite(_ connection: LiveConnection) {
-        if !connection.stallTimerArmed { armStallTimer(connection) }
+    func wantsToWrite(_ connection: LiveConnection) {
+        if connection.waitingSince == nil { armStallTimer(connection) }
         lws_callback_on_writable(connection.wsi)
     }
 

@@ -62,7 +62,7 @@ public final class LiveServer: @unchecked Sendable {
     /// Creates the context, binds, and starts the service thread. Returns the bound port.
     public func start() throws -> Int {
         try checkFiles()
-        FileDescriptorLimit.raiseToHardLimit()
+        FileDescriptorLimit.fit(connections: configuration.maximumConnections)
         LWSLogBridge.install(logger: logger)
 
         var info = lws_context_creation_info()
@@ -77,8 +77,10 @@ public final class LiveServer: @unchecked Sendable {
         info.server_string = UnsafePointer(cString("gather"))
         info.protocols = UnsafePointer(makeProtocols())
         info.retry_and_idle_policy = UnsafePointer(makeRetryPolicy())
+        // No fd_limit_per_thread: below the process limit it switches lws 4.1 to a linear search of
+        // every connection for each socket event (75% of a 10,000-connection profile). lws sizes its
+        // direct-indexed tables from the open-file limit that `FileDescriptorLimit.fit` just set.
         info.count_threads = 1
-        info.fd_limit_per_thread = UInt32(max(1024, configuration.maximumConnections + 256))
         info.timeout_secs = 20
         info.max_http_header_pool = 256
         info.user = Unmanaged.passUnretained(self).toOpaque()
@@ -144,15 +146,15 @@ public final class LiveServer: @unchecked Sendable {
         return list
     }
 
+    /// lws's own validity pings are off (zero seconds): `upkeep(now:)` pings with a `KeepAlive`
+    /// per connection instead, because lws files each validity timer in one sorted list.
     private func makeRetryPolicy() -> UnsafeMutablePointer<lws_retry_bo_t> {
         let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
         table.pointee = 1000
         retryTable = table
         let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
-        let ping = UInt16(clamping: configuration.pingIntervalSeconds)
         policy.pointee = lws_retry_bo_t(retry_ms_table: table, retry_ms_table_count: 1, conceal_count: 0,
-                                        secs_since_valid_ping: ping, secs_since_valid_hangup: ping &* 2,
-                                        jitter_percent: 0)
+                                        secs_since_valid_ping: 0, secs_since_valid_hangup: 0, jitter_percent: 0)
         retryPolicy = policy
         return policy
     }
@@ -164,8 +166,17 @@ public final class LiveServer: @unchecked Sendable {
     private func serviceLoop() {
         guard let context = lock.withLock({ self.context }) else { return }
         var drainDeadline: Date?
+        // lws 4.1 ignores lws_service's timeout and sleeps until its next timer: this one wakes
+        // the loop every second for pings, stalled readers, metrics and the shutdown deadline.
+        let upkeepTimer = LoopTimer()
+        upkeepTimer.attach(context) { [unowned self, unowned upkeepTimer] in
+            upkeep(now: DispatchTime.now().uptimeNanoseconds)
+            upkeepTimer.schedule(afterMicroseconds: 1_000_000)
+        }
+        upkeepTimer.schedule(afterMicroseconds: 1_000_000)
+        defer { upkeepTimer.detach() }
         while true {
-            if lws_service(context, 250) < 0 { break }
+            if lws_service(context, 0) < 0 { break }
             fanOut.publish()
             if draining {
                 if drainDeadline == nil { drainDeadline = Date().addingTimeInterval(2) }
@@ -222,13 +233,18 @@ final class LiveConnection {
     var outbox: Outbox
     var incoming: [UInt8] = []
     var closing: (code: UInt16, reason: String, flushFirst: Bool)?
-    var stallTimerArmed = false
+    /// Since when it has had something to write and made no progress (nil: nothing waiting).
+    var waitingSince: UInt64?
+    var keepAlive: KeepAlive
+    /// A ping goes out on the next writable callback, before any other frame.
+    var pingDue = false
     let openedAt = DispatchTime.now().uptimeNanoseconds
 
-    init(id: ConnectionID, wsi: OpaquePointer, replyLimit: Int) {
+    init(id: ConnectionID, wsi: OpaquePointer, replyLimit: Int, pingIntervalSeconds: Int) {
         self.id = id
         self.wsi = wsi
         outbox = Outbox(replyLimit: replyLimit)
+        keepAlive = KeepAlive(intervalSeconds: pingIntervalSeconds, now: DispatchTime.now().uptimeNanoseconds)
     }
 }
 
@@ -249,11 +265,25 @@ enum TLSPolicy {
 }
 
 enum FileDescriptorLimit {
-    /// Thousands of spectators need thousands of sockets; the soft limit is often 1024.
-    static func raiseToHardLimit() {
+    /// Room for the database, certificates and pages besides the sockets.
+    static let headroom = 1_024
+
+    /// Sets the soft open-file limit to what `connections` sockets need, within the hard limit.
+    ///
+    /// Thousands of spectators need thousands of sockets and the soft limit is often 1024. It is
+    /// also *lowered* when far above the need: lws allocates two tables with one slot per possible
+    /// descriptor, so a soft limit of 1,048,576 would cost 16 MB of address space for nothing.
+    @discardableResult
+    static func fit(connections: Int) -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
+        let wanted = rlim_t(max(connections, 0) + headroom)
+        let target = limit.rlim_max == rlim_t.max ? wanted : min(wanted, limit.rlim_max)
+        if target != limit.rlim_cur {
+            var changed = limit
+            changed.rlim_cur = target
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &changed) == 0 { return Int(target) }
+        }
+        return Int(limit.rlim_cur)
     }
 }

@@ -83,3 +83,40 @@ def read_close_code(sock, leftover: bytes = b"", timeout: float = 10) -> int | N
             return None
         buffer += chunk
     return None
+
+
+def watch(sock, leftover: bytes = b"", seconds: float = 5) -> tuple[list[int], bool]:
+    """Reads server frames for up to `seconds` without answering anything (not even pings).
+    Returns the opcodes seen, in order, and whether the server ended the connection."""
+    buffer = leftover
+    opcodes: list[int] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        while len(buffer) >= 2:
+            length = buffer[1] & 0x7F
+            offset = 2
+            if length == 126:
+                if len(buffer) < 4:
+                    break
+                length = struct.unpack("!H", buffer[2:4])[0]
+                offset = 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    break
+                length = struct.unpack("!Q", buffer[2:10])[0]
+                offset = 10
+            if len(buffer) < offset + length:
+                break
+            opcodes.append(buffer[0] & 0x0F)
+            buffer = buffer[offset + length:]
+        sock.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except OSError:
+            return opcodes, True
+        if not chunk:
+            return opcodes, True
+        buffer += chunk
+    return opcodes, False

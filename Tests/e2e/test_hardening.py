@@ -5,6 +5,7 @@ import os
 import resource
 import socket
 import ssl
+import threading
 import time
 
 import pytest
@@ -250,3 +251,34 @@ def test_a_stalled_client_does_not_delay_200_others_and_costs_bounded_memory():
               f"RSS {before} → {after} KB")
         assert lags[-1] < 2.0, "a stalled client delayed the others"
         assert after - before < 64 * 1024, "memory grew without bound"
+
+
+def test_a_silent_connection_is_pinged_then_closed_while_a_live_one_stays():
+    with GatherServer(extra_args=("--ping-interval", "1")) as server:
+        status, _, silent, rest = rawws.handshake(server)
+        assert status.startswith("HTTP/1.1 101")
+        watched = {}
+
+        def watch_silent():  # reads everything the server sends, answers nothing (not even pings)
+            started = time.monotonic()
+            watched["opcodes"], watched["closed"] = rawws.watch(silent, rest, seconds=8)
+            watched["seconds"] = time.monotonic() - started
+
+        watcher = threading.Thread(target=watch_silent)
+        watcher.start()
+
+        async def answering_client_survives():
+            live = await Live.connect(server)  # the websockets library answers pings by itself
+            await asyncio.sleep(4)
+            await live.send({"type": "hello", "id": "still-here"})
+            reply = await live.until(lambda m: m.get("id") == "still-here")
+            await live.close()
+            return reply
+
+        reply = run(answering_client_survives())
+        watcher.join(10)
+        silent.close()
+        assert reply["type"] == "error" and reply["code"] == "unknown_type"
+        assert 0x9 in watched["opcodes"], f"no ping was sent to a silent connection (frames {watched['opcodes']})"
+        assert watched["closed"], "a connection that never answered a ping was not closed"
+        assert watched["seconds"] < 8

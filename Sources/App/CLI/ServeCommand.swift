@@ -35,6 +35,10 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Most WebSocket connections at once.")
     var maximumConnections = 20_000
 
+    @Option(name: .customLong("ping-interval"),
+            help: "Seconds of silence before a connection is pinged; it is closed if it stays silent as long again.")
+    var pingIntervalSeconds = 30
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -50,6 +54,9 @@ struct ServeCommand: ParsableCommand {
         }
         guard (1...1_000_000).contains(maximumConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000.")
+        }
+        guard (1...3_600).contains(pingIntervalSeconds) else {
+            throw ValidationError("--ping-interval must be from 1 to 3600 seconds.")
         }
         guard ServerLogging.level(named: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")

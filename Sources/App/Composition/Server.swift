@@ -66,6 +66,7 @@ enum Server {
             publicDirectory: options.publicDirectory,
             dynamicRoutes: { request in routes.respond(to: request) })
         configuration.maximumConnections = options.maximumConnections
+        configuration.pingIntervalSeconds = options.pingIntervalSeconds
         let server = LiveServer(configuration: configuration, logger: logger, delegate: bridge)
         bridge.server = server
 

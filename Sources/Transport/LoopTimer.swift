@@ -2,13 +2,13 @@ import CLibWebSockets
 
 /// An lws "sorted usec list" entry that runs a Swift closure on the service loop, outside any
 /// connection's callback. The closure is found again from the entry's address, which is the
-/// start of this allocation.
-final class LoopTimer {
+/// start of this allocation. Used by the server's once-a-second upkeep and by gather-bench.
+public final class LoopTimer {
     private let entry: UnsafeMutablePointer<lws_sorted_usec_list_t>
     private var context: OpaquePointer?
     private var action: () -> Void = {}
 
-    init() {
+    public init() {
         entry = UnsafeMutablePointer<lws_sorted_usec_list_t>.allocate(capacity: 1)
         entry.initialize(to: lws_sorted_usec_list_t())
     }
@@ -16,16 +16,16 @@ final class LoopTimer {
     deinit { entry.deallocate() }
 
     /// Service thread, before the loop runs.
-    func attach(_ context: OpaquePointer, _ action: @escaping () -> Void) {
+    public func attach(_ context: OpaquePointer, _ action: @escaping () -> Void) {
         self.context = context
         self.action = action
         LoopTimer.registry[UnsafeMutableRawPointer(entry)] = self
     }
 
-    /// Runs the action on the next turn of the loop (service thread).
-    func schedule() {
+    /// Runs the action on the loop after `microseconds` (default: its next turn). Service thread.
+    public func schedule(afterMicroseconds microseconds: Int64 = 1) {
         guard let context else { return }
-        lws_sul_schedule(context, 0, entry, loopTimerThunk, 1)
+        lws_sul_schedule(context, 0, entry, loopTimerThunk, lws_usec_t(microseconds))
     }
 
     fileprivate static func fire(_ entry: UnsafeMutablePointer<lws_sorted_usec_list_t>) {
@@ -35,7 +35,7 @@ final class LoopTimer {
     /// Service thread only (every engine's timers live on its one service thread).
     nonisolated(unsafe) private static var registry: [UnsafeMutableRawPointer: LoopTimer] = [:]
 
-    func detach() { LoopTimer.registry[UnsafeMutableRawPointer(entry)] = nil }
+    public func detach() { LoopTimer.registry[UnsafeMutableRawPointer(entry)] = nil }
 }
 
 private let loopTimerThunk: @convention(c) (UnsafeMutablePointer<lws_sorted_usec_list_t>?) -> Void = { entry in

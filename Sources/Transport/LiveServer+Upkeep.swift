@@ -1,0 +1,38 @@
+import CLibWebSockets
+import Dispatch
+
+// MARK: - Once a second on the service thread: keep-alive pings and stalled readers
+
+extension LiveServer {
+    /// The ping's payload is not empty on purpose: lws 4.1 does not report an empty pong
+    /// (`LWS_CALLBACK_RECEIVE_PONG`), and the echo is how `KeepAlive` hears the peer.
+    static let pingFrame = SharedFrame(Array("alive?".utf8))
+
+    /// One pass over every connection (10,000 of them take well under a millisecond), instead of
+    /// one lws timer each: lws 4.1 keeps its timers in a single sorted list.
+    func upkeep(now: UInt64) {
+        let stallLimit = UInt64(configuration.stalledTimeoutSeconds) * 1_000_000_000
+        for connection in connections.values {
+            if let since = connection.waitingSince, now > since, now - since > stallLimit {
+                connection.waitingSince = nil
+                logger.info("closing a connection that stopped reading",
+                            metadata: ["connection.id": "\(connection.id.rawValue)",
+                                       "connection.stalled_s": "\(configuration.stalledTimeoutSeconds)"])
+                lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+                continue
+            }
+            switch connection.keepAlive.decide(now: now) {
+            case .wait:
+                break
+            case .ping:
+                connection.keepAlive.pinged(at: now)
+                connection.pingDue = true
+                lws_callback_on_writable(connection.wsi)
+            case .giveUp:
+                logger.info("closing a connection that did not answer a ping",
+                            metadata: ["connection.id": "\(connection.id.rawValue)"])
+                lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+            }
+        }
+    }
+}
