@@ -29,7 +29,8 @@ e2e-tests: build
 	GATHER_BIN=$(CURDIR)/.build/debug/gather $(PYTHON) -m pytest -q Tests/e2e
 
 bench: deps-run
-	$(SWIFT) build -c release --product gather --product gather-bench
+	$(SWIFT) build -c release --product gather
+	$(SWIFT) build -c release --product gather-bench
 	./.build/release/gather-bench --server ./.build/release/gather
 
 deps-run:
