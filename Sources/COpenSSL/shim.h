@@ -20,6 +20,11 @@
 
 static inline long gather_ssl_ctx_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
 static inline long gather_ssl_mode_release_buffers(void) { return SSL_MODE_RELEASE_BUFFERS; }
+/// No server-side session cache: every handshake's SSL_SESSION would otherwise stay in memory
+/// (up to 20,480 of them).
+static inline long gather_ssl_ctx_disable_session_cache(SSL_CTX *ctx) {
+    return SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+}
 static inline int gather_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) {
     return (int)SSL_CTX_set_min_proto_version(ctx, version);
 }
