@@ -154,7 +154,14 @@ extension LiveServer {
             disarmStallTimer(connection)
             return 0
         }
-        if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_TEXT) < 0 { return -1 }
+        if connection.outbox.queuedReplies > 0, case .frame(let reply) = connection.outbox.next(shared) {
+            // A sender's ack goes out with the snapshot before it, in this turn: LWS_WRITE_HTTP
+            // is lws's raw write, the bytes carry their own frame headers.
+            let both = TextFrames.concatenated([frame, reply])
+            if lws_write(wsi, both.payload, both.count, LWS_WRITE_HTTP) < 0 { return -1 }
+        } else if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_TEXT) < 0 {
+            return -1
+        }
         // A phone that joined after the publish is catching up, not part of the fan-out.
         if frame === shared.snapshot?.frame, connection.openedAt < snapshotPublishedAt {
             fanOut.observe(publishedAt: snapshotPublishedAt)

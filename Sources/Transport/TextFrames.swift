@@ -1,0 +1,28 @@
+/// Server-to-client WebSocket text frames written by hand (RFC 6455 §5.2: FIN, opcode 1, no
+/// mask), for the one case where two messages share one `lws_write`: a sender's snapshot and
+/// the `ack` queued behind it. Written apart, the ack waits a whole fan-out turn of the loop.
+enum TextFrames {
+    /// The frame header for a text payload of `length` bytes.
+    static func header(payloadLength length: Int) -> [UInt8] {
+        precondition(length >= 0)
+        switch length {
+        case 0..<126:
+            return [0x81, UInt8(length)]
+        case 126...0xFFFF:
+            return [0x81, 126, UInt8(length >> 8), UInt8(length & 0xFF)]
+        default:
+            return [0x81, 127] + (0..<8).reversed().map { UInt8((UInt64(length) >> (UInt64($0) * 8)) & 0xFF) }
+        }
+    }
+
+    /// The frames one after the other, headers included, ready for a raw write.
+    static func concatenated(_ frames: [SharedFrame]) -> SharedFrame {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(frames.reduce(0) { $0 + $1.count + 10 })
+        for frame in frames {
+            bytes += header(payloadLength: frame.count)
+            bytes += UnsafeBufferPointer(start: frame.payload, count: frame.count)
+        }
+        return SharedFrame(bytes)
+    }
+}
