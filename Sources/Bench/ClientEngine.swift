@@ -45,7 +45,9 @@ final class ClientEngine: @unchecked Sendable {
     /// Every connection's lws_client_connect_info but its context and user number.
     private var connectTemplate = lws_client_connect_info()
 
-    init(target: ServerTarget, maximumInFlight: Int = 64) throws {
+    /// `manySockets`: run on libev (epoll) if it is there. Only one engine per process may: libev
+    /// lets one loop own the process's signal watchers, and lws attaches some to every loop.
+    init(target: ServerTarget, manySockets: Bool, maximumInFlight: Int = 64) throws {
         self.target = target
         self.maximumInFlight = maximumInFlight
         connectTemplate.address = UnsafePointer(cString(target.address))
@@ -55,7 +57,7 @@ final class ClientEngine: @unchecked Sendable {
         connectTemplate.host = UnsafePointer(cString(target.host))
         connectTemplate.protocol = UnsafePointer(cString("gather.v1"))
         connectTemplate.local_protocol_name = connectTemplate.protocol
-        try createContext()
+        try createContext(eventLibrary: manySockets)
     }
 
     deinit {
@@ -67,9 +69,9 @@ final class ClientEngine: @unchecked Sendable {
 
     // MARK: - Context
 
-    private func createContext() throws {
+    private func createContext(eventLibrary: Bool) throws {
         gather_lws_set_log(gather_lws_log_err(), nil)  // lws's own notices would drown the table
-        var created = makeContext(eventLibrary: true)
+        var created = eventLibrary ? makeContext(eventLibrary: true) : nil
         usesEventLibrary = created != nil
         if created == nil { created = makeContext(eventLibrary: false) }
         guard let created else {
@@ -77,7 +79,9 @@ final class ClientEngine: @unchecked Sendable {
         }
         condition.withLock { context = created }
         let thread = Thread { [self] in serviceLoop() }
-        if !usesEventLibrary { FileHandle.standardError.write(Data("gather-bench: libev not available, using poll()\n".utf8)) }
+        if eventLibrary, !usesEventLibrary {
+            FileHandle.standardError.write(Data("gather-bench: libev not available, using poll()\n".utf8))
+        }
         thread.name = "gather-bench.lws"
         thread.stackSize = 1 << 20
         thread.start()

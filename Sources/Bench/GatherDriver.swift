@@ -8,10 +8,17 @@ struct PressOutcome {
     let missingSpectators: Int
 }
 
-/// Speaks gather.v1 as organisers over a `ClientEngine`: logs in, sends commands one at a time
-/// and waits for every spectator to hold the version each one produced.
+/// Speaks gather.v1 as organisers: logs in, sends commands one at a time and waits for every
+/// spectator to hold the version each one produced.
+///
+/// Organisers and spectators run on separate client engines (two lws loops, two threads), as
+/// an organiser's phone is not the spectators' phones: otherwise every ack would be read only
+/// after the bench had parsed that press's snapshot for all spectators.
 final class GatherDriver {
+    /// The organisers' connections.
     let engine: ClientEngine
+    /// The spectators' connections, whose arrivals each press waits for.
+    let spectatorEngine: ClientEngine
     let inviteCode: String
     let tag: String
     private(set) var organisers: [Int] = []
@@ -31,8 +38,9 @@ final class GatherDriver {
     /// Generous: a press slower than this is a failure worth a clear message, not a hang.
     private let replyTimeout = 120.0
 
-    init(engine: ClientEngine, inviteCode: String, tag: String) {
-        self.engine = engine
+    init(organiserEngine: ClientEngine, spectatorEngine: ClientEngine, inviteCode: String, tag: String) {
+        engine = organiserEngine
+        self.spectatorEngine = spectatorEngine
         self.inviteCode = inviteCode
         self.tag = tag
     }
@@ -88,7 +96,7 @@ final class GatherDriver {
         let message: [String: Any] = ["type": "command", "id": id, "base": currentVersion, "action": action]
         let bytes = try encode(message)
         let target = currentVersion + 1
-        engine.update { shared in
+        spectatorEngine.update { shared in
             shared.round.number += 1
             shared.round.target = target
             let stalled = excludedSpectator == nil ? 0 : 1
@@ -98,17 +106,17 @@ final class GatherDriver {
         }
         engine.post([.send(number: organisers[organiser], bytes: bytes, id: id, timed: true)])
         lastSentAt[organiser] = BenchClock.nanoseconds()
-        engine.wait(seconds: replyTimeout) { shared in
-            guard let reply = shared.replies[id] else { return false }
-            return reply.summary.type != "ack" || shared.round.reached >= shared.round.expected
-        }
-        let (reply, sentAt, arrivals, expected) = engine.update { shared in
-            (shared.replies.removeValue(forKey: id), shared.sentAt.removeValue(forKey: id), shared.arrivals,
-             shared.round.expected)
+        engine.wait(seconds: replyTimeout) { $0.replies[id] != nil }
+        let (reply, sentAt) = engine.update { shared in
+            (shared.replies.removeValue(forKey: id), shared.sentAt.removeValue(forKey: id))
         }
         guard let reply, let sentAt else {
             throw BenchError("no reply to \(action["kind"] ?? "?") within \(Int(replyTimeout)) s")
         }
+        if reply.summary.type == "ack" {
+            spectatorEngine.wait(seconds: replyTimeout) { $0.round.reached >= $0.round.expected }
+        }
+        let (arrivals, expected) = spectatorEngine.read { ($0.arrivals, $0.round.expected) }
         let replyType = reply.summary.type ?? "?"
         if replyType == "ack" {
             currentVersion = max(currentVersion, reply.summary.version ?? target)

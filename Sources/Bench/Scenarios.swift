@@ -115,10 +115,13 @@ struct ScenarioRunner {
     private func withSession(spectators: Int, _ body: (ServerTarget, ClientEngine, GatherDriver) throws -> Void) throws {
         let target = try server.begin()
         defer { server.end() }
-        let engine = try ClientEngine(target: target)
+        let organiserEngine = try ClientEngine(target: target, manySockets: false)
+        defer { organiserEngine.shutdown() }
+        let engine = try ClientEngine(target: target, manySockets: true)
         defer { engine.shutdown() }
         let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-        let driver = GatherDriver(engine: engine, inviteCode: settings.inviteCode, tag: tag)
+        let driver = GatherDriver(organiserEngine: organiserEngine, spectatorEngine: engine, inviteCode: settings.inviteCode,
+                                  tag: tag)
         try driver.connectOrganisers(settings.organisers)
         try driver.startFreshGather(players: settings.players)
         try body(target, engine, driver)

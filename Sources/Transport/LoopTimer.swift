@@ -1,25 +1,34 @@
 import CLibWebSockets
 
 /// An lws "sorted usec list" entry that runs a Swift closure on the service loop, outside any
-/// connection's callback. The closure is found again from the entry's address, which is the
-/// start of this allocation. Used by the server's once-a-second upkeep and by gather-bench.
+/// connection's callback. Used by the server's once-a-second upkeep and by gather-bench.
+///
+/// The entry is the start of an allocation whose next word is this timer, unretained: the C
+/// callback gets the entry's address and finds the timer there, with no global table, so timers
+/// of several loops on several threads never share state.
 public final class LoopTimer {
-    private let entry: UnsafeMutablePointer<lws_sorted_usec_list_t>
+    private static let ownerOffset = (MemoryLayout<lws_sorted_usec_list_t>.stride + 15) & ~15
+    private let allocation: UnsafeMutableRawPointer
+    private var entry: UnsafeMutablePointer<lws_sorted_usec_list_t> {
+        allocation.assumingMemoryBound(to: lws_sorted_usec_list_t.self)
+    }
     private var context: OpaquePointer?
     private var action: () -> Void = {}
 
     public init() {
-        entry = UnsafeMutablePointer<lws_sorted_usec_list_t>.allocate(capacity: 1)
-        entry.initialize(to: lws_sorted_usec_list_t())
+        allocation = .allocate(byteCount: Self.ownerOffset + MemoryLayout<UnsafeMutableRawPointer>.stride, alignment: 16)
+        allocation.initializeMemory(as: lws_sorted_usec_list_t.self, repeating: lws_sorted_usec_list_t(), count: 1)
+        (allocation + Self.ownerOffset).storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
     }
 
-    deinit { entry.deallocate() }
+    deinit { allocation.deallocate() }
 
     /// Service thread, before the loop runs.
     public func attach(_ context: OpaquePointer, _ action: @escaping () -> Void) {
         self.context = context
         self.action = action
-        LoopTimer.registry[UnsafeMutableRawPointer(entry)] = self
+        (allocation + Self.ownerOffset).storeBytes(of: Unmanaged.passUnretained(self).toOpaque(),
+                                                   as: UnsafeMutableRawPointer?.self)
     }
 
     /// Runs the action on the loop after `microseconds` (default: its next turn). Service thread.
@@ -28,16 +37,21 @@ public final class LoopTimer {
         lws_sul_schedule(context, 0, entry, loopTimerThunk, lws_usec_t(microseconds))
     }
 
-    fileprivate static func fire(_ entry: UnsafeMutablePointer<lws_sorted_usec_list_t>) {
-        registry[UnsafeMutableRawPointer(entry)]?.action()
+    /// Service thread; after this a late firing does nothing.
+    public func detach() {
+        (allocation + Self.ownerOffset).storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
     }
 
-    /// Service thread only (every engine's timers live on its one service thread).
-    nonisolated(unsafe) private static var registry: [UnsafeMutableRawPointer: LoopTimer] = [:]
+    /// The timer whose entry lws hands back, if it is still attached.
+    fileprivate static func owner(of entry: UnsafeMutableRawPointer) -> LoopTimer? {
+        guard let owner = (entry + ownerOffset).load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        return Unmanaged<LoopTimer>.fromOpaque(owner).takeUnretainedValue()
+    }
 
-    public func detach() { LoopTimer.registry[UnsafeMutableRawPointer(entry)] = nil }
+    fileprivate func fire() { action() }
 }
 
 private let loopTimerThunk: @convention(c) (UnsafeMutablePointer<lws_sorted_usec_list_t>?) -> Void = { entry in
-    if let entry { LoopTimer.fire(entry) }
+    guard let entry else { return }
+    LoopTimer.owner(of: UnsafeMutableRawPointer(entry))?.fire()
 }
