@@ -138,7 +138,10 @@ extension LiveServer {
 
     // MARK: Sending
 
-    /// One `lws_write` per writable callback, the next frame from the connection's outbox.
+    /// Frames written together stop being added past this size (the last one may exceed it).
+    static let combinedWriteBytes = 32 * 1_024
+
+    /// One `lws_write` per writable callback: the connection's pending frames, in outbox order.
     private func writable(_ connection: LiveConnection) -> Int32 {
         let wsi = connection.wsi
         if let closing = connection.closing, !(closing.flushFirst && connection.outbox.hasPending(shared)) {
@@ -154,16 +157,25 @@ extension LiveServer {
             disarmStallTimer(connection)
             return 0
         }
-        if connection.outbox.queuedReplies > 0, case .frame(let reply) = connection.outbox.next(shared) {
-            // A sender's ack goes out with the snapshot before it, in this turn: LWS_WRITE_HTTP
-            // is lws's raw write, the bytes carry their own frame headers.
-            let both = TextFrames.concatenated([frame, reply])
-            if lws_write(wsi, both.payload, both.count, LWS_WRITE_HTTP) < 0 { return -1 }
-        } else if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_TEXT) < 0 {
-            return -1
+        // Everything else already waiting goes in the same write: a sender's ack behind its
+        // snapshot, a tick behind a stream of snapshots. One frame per turn made the ack wait a
+        // whole fan-out turn and let busy presses starve ticks for hundreds of milliseconds.
+        var frames = [frame]
+        var bytes = frame.count
+        while bytes < Self.combinedWriteBytes, case .frame(let more) = connection.outbox.next(shared) {
+            frames.append(more)
+            bytes += more.count
+        }
+        if frames.count == 1 {
+            if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_TEXT) < 0 { return -1 }
+        } else {
+            // LWS_WRITE_HTTP is lws's raw write: the bytes carry their own frame headers.
+            let combined = TextFrames.concatenated(frames)
+            if lws_write(wsi, combined.payload, combined.count, LWS_WRITE_HTTP) < 0 { return -1 }
         }
         // A phone that joined after the publish is catching up, not part of the fan-out.
-        if frame === shared.snapshot?.frame, connection.openedAt < snapshotPublishedAt {
+        if let snapshot = shared.snapshot?.frame, frames.contains(where: { $0 === snapshot }),
+           connection.openedAt < snapshotPublishedAt {
             fanOut.observe(publishedAt: snapshotPublishedAt)
         }
         if connection.outbox.hasPending(shared) || connection.closing != nil {
@@ -241,6 +253,10 @@ extension LiveServer {
             sharedChanged = true
         }
         if sharedChanged, let context, let liveProtocol {
+            // Everyone now has something to write; a phone whose socket stays full never gets
+            // the callback that would clear this, and `upkeep` closes it after the stall timeout.
+            let now = DispatchTime.now().uptimeNanoseconds
+            for connection in connections.values where connection.waitingSince == nil { connection.waitingSince = now }
             lws_callback_on_writable_all_protocol(context, liveProtocol)
         }
     }

@@ -282,3 +282,56 @@ def test_a_silent_connection_is_pinged_then_closed_while_a_live_one_stays():
         assert 0x9 in watched["opcodes"], f"no ping was sent to a silent connection (frames {watched['opcodes']})"
         assert watched["closed"], "a connection that never answered a ping was not closed"
         assert watched["seconds"] < 8
+
+
+def test_a_client_that_stops_reading_is_closed_after_the_stall_timeout():
+    with GatherServer(extra_args=("--stall-timeout", "2")) as server:
+        status, _, stalled, _ = rawws.handshake(server)
+        assert " 101 " in status
+
+        async def flood():
+            # Four organisers (the rate limit is per connection) make big snapshots and many of
+            # them: more bytes than the kernel buffers between the server and the stalled socket.
+            organisers = [await Live.connect(server) for _ in range(4)]
+            for index, organiser in enumerate(organisers):
+                await organiser.next()
+                assert (await organiser.register(f"flood{index}"))["role"] == "organiser"
+
+            async def work(organiser, actions):
+                for action in actions:
+                    while True:
+                        reply = await organiser.command(action)
+                        if reply["type"] == "ack":
+                            break
+                        assert reply.get("code") == "rate_limited", reply
+                        await asyncio.sleep(0.2)
+
+            team = "F" * 50
+            await asyncio.gather(*(work(o, [{"kind": "addPlayer", "name": f"{i:03d} " + "n" * 45, "favouriteTeam": team}
+                                            for i in range(index, 200, 4)]) for index, o in enumerate(organisers)))
+            started = time.monotonic()
+            renames = 0
+            while time.monotonic() - started < 20 and server.health()["connections"] > 4:
+                await asyncio.gather(*(work(o, [{"kind": "editPlayer", "playerId": index + 1,
+                                                 "name": f"renamed {renames} " + "r" * 30}]) for index, o in enumerate(organisers)))
+                renames += 1
+            for organiser in organisers:
+                await organiser.close()
+            return renames
+
+        renames = run(flood())
+        assert server_closed(server, wait=8), f"still open after {renames} rounds of renames"
+        stalled.close()
+        assert any("stopped reading" in line for line in server.output + server.errors), \
+            "the server did not say why it closed the connection"
+
+
+def server_closed(server, wait: float = 0) -> bool:
+    """True once the server counts no live connection (the stalled one was the last)."""
+    deadline = time.monotonic() + wait
+    while True:
+        if server.health()["connections"] == 0:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.2)

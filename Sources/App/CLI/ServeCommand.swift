@@ -39,6 +39,10 @@ struct ServeCommand: ParsableCommand {
             help: "Seconds of silence before a connection is pinged; it is closed if it stays silent as long again.")
     var pingIntervalSeconds = 30
 
+    @Option(name: .customLong("stall-timeout"),
+            help: "Seconds a connection may leave its messages unread before it is closed.")
+    var stallTimeoutSeconds = 30
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -54,6 +58,9 @@ struct ServeCommand: ParsableCommand {
         }
         guard (1...1_000_000).contains(maximumConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000.")
+        }
+        guard (1...3_600).contains(stallTimeoutSeconds) else {
+            throw ValidationError("--stall-timeout must be from 1 to 3600 seconds.")
         }
         guard (1...3_600).contains(pingIntervalSeconds) else {
             throw ValidationError("--ping-interval must be from 1 to 3600 seconds.")

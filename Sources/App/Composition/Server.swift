@@ -67,6 +67,7 @@ enum Server {
             dynamicRoutes: { request in routes.respond(to: request) })
         configuration.maximumConnections = options.maximumConnections
         configuration.pingIntervalSeconds = options.pingIntervalSeconds
+        configuration.stalledTimeoutSeconds = options.stallTimeoutSeconds
         let server = LiveServer(configuration: configuration, logger: logger, delegate: bridge)
         bridge.server = server
 
