@@ -149,7 +149,7 @@ extension ClientEngine {
             connection.settled = true
             inFlight -= 1
             handshakeSettled()
-            if connection.role == .spectator { watchTicks(on: connection) }
+            watchTicks(on: connection)  // the last of this loop to be ready: served last
         }
         let organiserCopy = connection.role == .organiser && isNew ? Array(bytes) : nil
         condition.withLock {

@@ -22,11 +22,15 @@ struct FanOutResult {
     var press: Distribution?
     var ack: Distribution?
     var missing = 0
+    /// Ticks at the last spectator, on the loop that also parses every spectator's snapshots.
     var ticks: TickRegularity?
+    /// Ticks at an organiser, on the organisers' own loop: what one phone sees.
+    var organiserTicks: TickRegularity?
     var snapshotBytes = (smallest: 0, largest: 0)
     var rejections: [String: Int] = [:]
     /// The server's publish → socket histogram over the presses (bucket bounds, ms).
     var serverFanOut: FanOutHistogram?
+    var serverTickLateness: FanOutHistogram?
     var pressesDone = 0
     var error: String?
 }
@@ -65,14 +69,19 @@ struct ScenarioRunner {
             var presses: [UInt64] = []
             var acks: [UInt64] = []
             let metricsBefore = FanOutHistogram.scrape(target)
+            let ticksBefore = FanOutHistogram.scrape(target, metric: FanOutHistogram.tickLatenessMetric)
             (result.missing, result.pressesDone) = try press(settings.commands, driver: driver, presses: &presses, acks: &acks)
             if let metricsBefore, let after = FanOutHistogram.scrape(target) {
                 result.serverFanOut = after.subtracting(metricsBefore)
             }
             engine.wait(seconds: 8) { $0.ticks.count >= 5 }
+            if let ticksBefore, let after = FanOutHistogram.scrape(target, metric: FanOutHistogram.tickLatenessMetric) {
+                result.serverTickLateness = after.subtracting(ticksBefore)
+            }
             result.press = Distribution(nanoseconds: presses)
             result.ack = Distribution(nanoseconds: acks)
             result.ticks = TickRegularity(ticks: engine.read { $0.ticks })
+            result.organiserTicks = TickRegularity(ticks: driver.engine.read { $0.ticks })
             result.snapshotBytes = engine.read { $0.snapshotBytes }
             result.rejections = driver.rejections
         }

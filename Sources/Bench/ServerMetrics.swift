@@ -9,8 +9,12 @@ struct FanOutHistogram {
     /// Upper bound in ms (nil = +Inf) → cumulative count.
     var buckets: [(bound: Double?, cumulative: Int)] = []
 
-    static func scrape(_ target: ServerTarget) -> FanOutHistogram? {
-        metricsText(target).flatMap(parse)
+    static let fanOutMetric = "gather_fanout_latency_ms"
+    /// How late the server's countdown wake-ups ran: the server's half of tick regularity.
+    static let tickLatenessMetric = "gather_tick_lateness_ms"
+
+    static func scrape(_ target: ServerTarget, metric: String = fanOutMetric) -> FanOutHistogram? {
+        metricsText(target).flatMap { parse($0, metric: metric) }
     }
 
     /// `gather_connections{role="spectator"}` as the server counts it.
@@ -37,9 +41,9 @@ struct FanOutHistogram {
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func parse(_ text: String) -> FanOutHistogram? {
+    static func parse(_ text: String, metric: String = fanOutMetric) -> FanOutHistogram? {
         var histogram = FanOutHistogram()
-        for line in text.split(separator: "\n") where line.hasPrefix("gather_fanout_latency_ms_bucket{le=\"") {
+        for line in text.split(separator: "\n") where line.hasPrefix(metric + "_bucket{le=\"") {
             let parts = line.split(separator: " ")
             guard parts.count == 2, let count = Int(parts[1]) else { continue }
             let label = parts[0].split(separator: "\"").dropFirst().first.map(String.init) ?? ""
