@@ -49,30 +49,37 @@ def frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
     return header + mask + masked
 
 
+def split_frames(buffer: bytes) -> tuple[list[tuple[int, bytes]], bytes]:
+    """The complete server frames at the front of `buffer` as (opcode, payload), and the rest."""
+    frames = []
+    while len(buffer) >= 2:
+        length = buffer[1] & 0x7F
+        offset = 2
+        if length == 126:
+            if len(buffer) < 4:
+                break
+            length = struct.unpack("!H", buffer[2:4])[0]
+            offset = 4
+        elif length == 127:
+            if len(buffer) < 10:
+                break
+            length = struct.unpack("!Q", buffer[2:10])[0]
+            offset = 10
+        if len(buffer) < offset + length:
+            break
+        frames.append((buffer[0] & 0x0F, buffer[offset:offset + length]))
+        buffer = buffer[offset + length:]
+    return frames, buffer
+
+
 def read_close_code(sock, leftover: bytes = b"", timeout: float = 10) -> int | None:
     """Reads server frames until a close frame; returns its status code (None if the socket just ends)."""
     sock.settimeout(timeout)
     buffer = leftover
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        while len(buffer) >= 2:
-            opcode = buffer[0] & 0x0F
-            length = buffer[1] & 0x7F
-            offset = 2
-            if length == 126:
-                if len(buffer) < 4:
-                    break
-                length = struct.unpack("!H", buffer[2:4])[0]
-                offset = 4
-            elif length == 127:
-                if len(buffer) < 10:
-                    break
-                length = struct.unpack("!Q", buffer[2:10])[0]
-                offset = 10
-            if len(buffer) < offset + length:
-                break
-            payload = buffer[offset:offset + length]
-            buffer = buffer[offset + length:]
+        frames, buffer = split_frames(buffer)
+        for opcode, payload in frames:
             if opcode == 0x8:
                 return struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
         try:
@@ -92,23 +99,8 @@ def watch(sock, leftover: bytes = b"", seconds: float = 5) -> tuple[list[int], b
     opcodes: list[int] = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        while len(buffer) >= 2:
-            length = buffer[1] & 0x7F
-            offset = 2
-            if length == 126:
-                if len(buffer) < 4:
-                    break
-                length = struct.unpack("!H", buffer[2:4])[0]
-                offset = 4
-            elif length == 127:
-                if len(buffer) < 10:
-                    break
-                length = struct.unpack("!Q", buffer[2:10])[0]
-                offset = 10
-            if len(buffer) < offset + length:
-                break
-            opcodes.append(buffer[0] & 0x0F)
-            buffer = buffer[offset + length:]
+        frames, buffer = split_frames(buffer)
+        opcodes += [opcode for opcode, _ in frames]
         sock.settimeout(max(0.05, deadline - time.monotonic()))
         try:
             chunk = sock.recv(65536)
