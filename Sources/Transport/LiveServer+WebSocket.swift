@@ -144,6 +144,7 @@ extension LiveServer {
     /// One `lws_write` per writable callback: the connection's pending frames, in outbox order.
     private func writable(_ connection: LiveConnection) -> Int32 {
         let wsi = connection.wsi
+        connection.waitingSince = nil  // a writable turn is progress; `upkeep` restarts the clock
         if let closing = connection.closing, !(closing.flushFirst && connection.outbox.hasPending(shared)) {
             return closeNow(wsi, code: closing.code, reason: closing.reason)
         }
@@ -153,10 +154,7 @@ extension LiveServer {
             if connection.outbox.hasPending(shared) { lws_callback_on_writable(wsi) }
             return 0
         }
-        guard case .frame(let frame) = connection.outbox.next(shared) else {
-            disarmStallTimer(connection)
-            return 0
-        }
+        guard case .frame(let frame) = connection.outbox.next(shared) else { return 0 }
         // Everything else already waiting goes in the same write: a sender's ack behind its
         // snapshot, a tick behind a stream of snapshots. One frame per turn made the ack wait a
         // whole fan-out turn and let busy presses starve ticks for hundreds of milliseconds.
@@ -178,34 +176,8 @@ extension LiveServer {
            connection.openedAt < snapshotPublishedAt {
             fanOut.observe(publishedAt: snapshotPublishedAt)
         }
-        if connection.outbox.hasPending(shared) || connection.closing != nil {
-            armStallTimer(connection)
-            lws_callback_on_writable(wsi)
-        } else {
-            disarmStallTimer(connection)
-        }
+        if connection.outbox.hasPending(shared) || connection.closing != nil { lws_callback_on_writable(wsi) }
         return 0
-    }
-
-    // MARK: Stalled readers
-
-    /// A phone that stops reading is closed after `stalledTimeoutSeconds` without progress;
-    /// until then it holds at most one snapshot and its bounded replies.
-    ///
-    /// Progress is a timestamp per connection, checked by `upkeep(now:)` once a second, not an
-    /// lws timeout per write: lws 4.1 keeps timeouts in one sorted list, so arming one per
-    /// connection on every fan-out cost O(n²) (88% of the server's CPU at 10,000).
-    private func armStallTimer(_ connection: LiveConnection) {
-        connection.waitingSince = DispatchTime.now().uptimeNanoseconds
-    }
-
-    private func disarmStallTimer(_ connection: LiveConnection) {
-        connection.waitingSince = nil
-    }
-
-    func wantsToWrite(_ connection: LiveConnection) {
-        if connection.waitingSince == nil { armStallTimer(connection) }
-        lws_callback_on_writable(connection.wsi)
     }
 
     // MARK: Hand-off from the Coordinator
@@ -219,13 +191,13 @@ extension LiveServer {
             case .greet(let id, let bytes):
                 guard let connection = connections[id.rawValue] else { continue }
                 connection.outbox.greet(SharedFrame(bytes))
-                wantsToWrite(connection)
+                lws_callback_on_writable(connection.wsi)
             case .send(let id, let bytes):
                 guard let connection = connections[id.rawValue] else { continue }
                 if !connection.outbox.enqueue(SharedFrame(bytes)) {
                     connection.closing = (CloseCode.policyViolation, "too many replies waiting", false)
                 }
-                wantsToWrite(connection)
+                lws_callback_on_writable(connection.wsi)
             case .publishSnapshot(let version, let bytes):
                 guard version > shared.snapshot?.version ?? Int.min else { continue }
                 shared.snapshot = (version, SharedFrame(bytes))
@@ -242,7 +214,7 @@ extension LiveServer {
             case .close(let id, let code, let reason):
                 guard let connection = connections[id.rawValue], connection.closing == nil else { continue }
                 connection.closing = (code, reason, true)
-                wantsToWrite(connection)
+                lws_callback_on_writable(connection.wsi)
             }
         }
         if stopping, !draining {
@@ -253,10 +225,6 @@ extension LiveServer {
             sharedChanged = true
         }
         if sharedChanged, let context, let liveProtocol {
-            // Everyone now has something to write; a phone whose socket stays full never gets
-            // the callback that would clear this, and `upkeep` closes it after the stall timeout.
-            let now = DispatchTime.now().uptimeNanoseconds
-            for connection in connections.values where connection.waitingSince == nil { connection.waitingSince = now }
             lws_callback_on_writable_all_protocol(context, liveProtocol)
         }
     }

@@ -243,7 +243,7 @@ final class LiveConnection {
     var outbox: Outbox
     var incoming: [UInt8] = []
     var closing: (code: UInt16, reason: String, flushFirst: Bool)?
-    /// Since when it has had something to write and made no progress (nil: nothing waiting).
+    /// Since when `upkeep` has seen it with something to write and no writable turn since.
     var waitingSince: UInt64?
     var keepAlive: KeepAlive
     /// A ping goes out on the next writable callback, before any other frame.
