@@ -287,17 +287,11 @@ enum FileDescriptorLimit {
     /// Thousands of spectators need thousands of sockets and the soft limit is often 1024. It is
     /// also *lowered* when far above the need: lws allocates two tables with one slot per possible
     /// descriptor, so a soft limit of 1,048,576 would cost 16 MB of address space for nothing.
-    @discardableResult
-    static func fit(connections: Int) -> Int {
+    static func fit(connections: Int) {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
         let wanted = rlim_t(max(connections, 0) + headroom)
-        let target = limit.rlim_max == rlim_t.max ? wanted : min(wanted, limit.rlim_max)
-        if target != limit.rlim_cur {
-            var changed = limit
-            changed.rlim_cur = target
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &changed) == 0 { return Int(target) }
-        }
-        return Int(limit.rlim_cur)
+        limit.rlim_cur = limit.rlim_max == rlim_t.max ? wanted : min(wanted, limit.rlim_max)
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

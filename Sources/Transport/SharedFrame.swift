@@ -9,12 +9,19 @@ final class SharedFrame: @unchecked Sendable {
     private let storage: UnsafeMutableRawBufferPointer
     let count: Int
 
-    init(_ bytes: [UInt8]) {
-        count = bytes.count
-        storage = .allocate(byteCount: Self.headroom + max(1, bytes.count), alignment: 16)
-        bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { (storage.baseAddress! + Self.headroom).copyMemory(from: base, byteCount: count) }
+    convenience init(_ bytes: [UInt8]) {
+        self.init(count: bytes.count) { payload in
+            bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress { payload.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+            }
         }
+    }
+
+    /// `fill` writes the `count` payload bytes in place (no intermediate array).
+    init(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Void) {
+        self.count = count
+        storage = .allocate(byteCount: Self.headroom + max(1, count), alignment: 16)
+        fill(UnsafeMutableRawBufferPointer(start: storage.baseAddress! + Self.headroom, count: count))
     }
 
     deinit { storage.deallocate() }

@@ -15,14 +15,19 @@ enum TextFrames {
         }
     }
 
-    /// The frames one after the other, headers included, ready for a raw write.
+    /// The frames one after the other, headers included, ready for a raw write: built in place,
+    /// as this runs per connection on the fan-out path.
     static func concatenated(_ frames: [SharedFrame]) -> SharedFrame {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(frames.reduce(0) { $0 + $1.count + 10 })
-        for frame in frames {
-            bytes += header(payloadLength: frame.count)
-            bytes += UnsafeBufferPointer(start: frame.payload, count: frame.count)
+        let headers = frames.map { header(payloadLength: $0.count) }
+        let total = zip(frames, headers).reduce(0) { $0 + $1.0.count + $1.1.count }
+        return SharedFrame(count: total) { out in
+            var offset = 0
+            for (frame, header) in zip(frames, headers) {
+                header.withUnsafeBytes { out.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                offset += header.count
+                out.baseAddress!.advanced(by: offset).copyMemory(from: frame.payload, byteCount: frame.count)
+                offset += frame.count
+            }
         }
-        return SharedFrame(bytes)
     }
 }
