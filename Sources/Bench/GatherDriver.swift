@@ -16,7 +16,7 @@ struct PressOutcome {
 /// after the bench had parsed that press's snapshot for all spectators.
 final class GatherDriver {
     /// The organisers' connections.
-    let engine: ClientEngine
+    let organiserEngine: ClientEngine
     /// The spectators' connections, whose arrivals each press waits for.
     let spectatorEngine: ClientEngine
     let inviteCode: String
@@ -39,7 +39,7 @@ final class GatherDriver {
     private let replyTimeout = 120.0
 
     init(organiserEngine: ClientEngine, spectatorEngine: ClientEngine, inviteCode: String, tag: String) {
-        engine = organiserEngine
+        self.organiserEngine = organiserEngine
         self.spectatorEngine = spectatorEngine
         self.inviteCode = inviteCode
         self.tag = tag
@@ -49,11 +49,11 @@ final class GatherDriver {
 
     /// Opens `count` connections and registers each (or logs in when the name is taken).
     func connectOrganisers(_ count: Int) throws {
-        organisers = engine.open(.organiser, count: count)
+        organisers = organiserEngine.open(.organiser, count: count)
         lastSentAt = Array(repeating: 0, count: count)
-        guard engine.wait(seconds: 30, until: { $0.readyOrganisers + $0.failed >= count }),
-              engine.read({ $0.readyOrganisers }) == count
-        else { throw BenchError("organisers could not connect: \(engine.read { $0.firstError ?? "timed out" })") }
+        guard organiserEngine.wait(seconds: 30, until: { $0.readyOrganisers + $0.failed >= count }),
+              organiserEngine.read({ $0.readyOrganisers }) == count
+        else { throw BenchError("organisers could not connect: \(organiserEngine.read { $0.firstError ?? "timed out" })") }
         for (index, number) in organisers.enumerated() {
             let credentials: [String: Any] = ["username": "bench_\(tag)_\(index)", "password": "bench-password-\(tag)"]
             var reply = try request(on: number, ["type": "register", "inviteCode": inviteCode].merging(credentials) { $1 })
@@ -64,7 +64,7 @@ final class GatherDriver {
                 throw BenchError("organiser \(index) could not log in: \(reply["code"] ?? "?") \(reply["message"] ?? "")")
             }
         }
-        currentVersion = max(0, engine.read { $0.latestVersion })
+        currentVersion = max(0, organiserEngine.read { $0.latestVersion })
     }
 
     /// Sends one message with a fresh `id` and returns the reply, decoded.
@@ -72,16 +72,16 @@ final class GatherDriver {
         let id = makeID()
         var message = message
         message["id"] = id
-        engine.post([.send(number: number, bytes: try encode(message), id: id, timed: false)])
-        guard engine.wait(seconds: timeout, until: { $0.replies[id] != nil }),
-              let reply = engine.update({ $0.replies.removeValue(forKey: id) })
+        organiserEngine.post([.send(number: number, bytes: try encode(message), id: id, timed: false)])
+        guard organiserEngine.wait(seconds: timeout, until: { $0.replies[id] != nil }),
+              let reply = organiserEngine.update({ $0.replies.removeValue(forKey: id) })
         else { throw BenchError("no reply to \(message["type"] ?? "?") within \(Int(timeout)) s") }
         return decode(reply.bytes) ?? [:]
     }
 
     /// The state in organiser `index`'s latest snapshot.
     func latestState(organiser index: Int = 0) -> [String: Any] {
-        guard let bytes = engine.read({ $0.organiserSnapshots[index] }), let snapshot = decode(bytes) else { return [:] }
+        guard let bytes = organiserEngine.read({ $0.organiserSnapshots[index] }), let snapshot = decode(bytes) else { return [:] }
         return snapshot["state"] as? [String: Any] ?? [:]
     }
 
@@ -104,10 +104,10 @@ final class GatherDriver {
             shared.round.reached = 0
             for index in shared.arrivals.indices { shared.arrivals[index] = 0 }
         }
-        engine.post([.send(number: organisers[organiser], bytes: bytes, id: id, timed: true)])
+        organiserEngine.post([.send(number: organisers[organiser], bytes: bytes, id: id, timed: true)])
         lastSentAt[organiser] = BenchClock.nanoseconds()
-        engine.wait(seconds: replyTimeout) { $0.replies[id] != nil }
-        let (reply, sentAt) = engine.update { shared in
+        organiserEngine.wait(seconds: replyTimeout) { $0.replies[id] != nil }
+        let (reply, sentAt) = organiserEngine.update { shared in
             (shared.replies.removeValue(forKey: id), shared.sentAt.removeValue(forKey: id))
         }
         guard let reply, let sentAt else {

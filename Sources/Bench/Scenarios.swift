@@ -68,20 +68,23 @@ struct ScenarioRunner {
             }
             var presses: [UInt64] = []
             var acks: [UInt64] = []
-            let metricsBefore = FanOutHistogram.scrape(target)
-            let ticksBefore = FanOutHistogram.scrape(target, metric: FanOutHistogram.tickLatenessMetric)
+            let metricsBefore = FanOutHistogram.metricsText(target)
             (result.missing, result.pressesDone) = try press(settings.commands, driver: driver, presses: &presses, acks: &acks)
-            if let metricsBefore, let after = FanOutHistogram.scrape(target) {
-                result.serverFanOut = after.subtracting(metricsBefore)
-            }
             engine.wait(seconds: 8) { $0.ticks.count >= 5 }
-            if let ticksBefore, let after = FanOutHistogram.scrape(target, metric: FanOutHistogram.tickLatenessMetric) {
-                result.serverTickLateness = after.subtracting(ticksBefore)
+            // Snapshots are only counted during the presses; the wait adds ticks, not fan-outs.
+            if let metricsBefore, let metricsAfter = FanOutHistogram.metricsText(target) {
+                func change(_ metric: String) -> FanOutHistogram? {
+                    guard let before = FanOutHistogram.parse(metricsBefore, metric: metric),
+                          let after = FanOutHistogram.parse(metricsAfter, metric: metric) else { return nil }
+                    return after.subtracting(before)
+                }
+                result.serverFanOut = change(FanOutHistogram.fanOutMetric)
+                result.serverTickLateness = change(FanOutHistogram.tickLatenessMetric)
             }
             result.press = Distribution(nanoseconds: presses)
             result.ack = Distribution(nanoseconds: acks)
             result.ticks = TickRegularity(ticks: engine.read { $0.ticks })
-            result.organiserTicks = TickRegularity(ticks: driver.engine.read { $0.ticks })
+            result.organiserTicks = TickRegularity(ticks: driver.organiserEngine.read { $0.ticks })
             result.snapshotBytes = engine.read { $0.snapshotBytes }
             result.rejections = driver.rejections
         }

@@ -13,10 +13,6 @@ struct FanOutHistogram {
     /// How late the server's countdown wake-ups ran: the server's half of tick regularity.
     static let tickLatenessMetric = "gather_tick_lateness_ms"
 
-    static func scrape(_ target: ServerTarget, metric: String = fanOutMetric) -> FanOutHistogram? {
-        metricsText(target).flatMap { parse($0, metric: metric) }
-    }
-
     /// `gather_connections{role="spectator"}` as the server counts it.
     static func spectatorCount(_ target: ServerTarget) -> Int? {
         let line = metricsText(target)?.split(separator: "\n").first { $0.hasPrefix("gather_connections{role=\"spectator\"}") }
@@ -24,7 +20,7 @@ struct FanOutHistogram {
     }
 
     /// A busy server answers slowly: up to 60 s.
-    private static func metricsText(_ target: ServerTarget) -> String? {
+    static func metricsText(_ target: ServerTarget) -> String? {
         let curl = ["/usr/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let curl else { return nil }
         let process = Process()
