@@ -1,4 +1,5 @@
 import Foundation
+import GatherLWS
 
 /// The run itself, kept out of `main.swift` and out of any actor: its threads and Dispatch
 /// handlers must not inherit the main actor.

@@ -1,30 +1,20 @@
 import CLibWebSockets
 import COpenSSL
 import Foundation
-
-/// The signature of `lws_protocols.callback`.
-typealias LWSCallback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?,
-                                        UnsafeMutableRawPointer?, Int) -> Int32
+import GatherLWS
 
 /// The one C entry point: recovers the engine in one helper; nothing throws through C.
 let benchCallbackThunk: LWSCallback = { wsi, reason, user, input, length in
     if reason == LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS {
-        // `user` is the client SSL_CTX: 10,000 idle client connections need not keep 34 KB of buffers each.
+        // `user` is the client SSL_CTX: thousands of idle client connections need not keep their TLS buffers.
         if let user { _ = gather_ssl_ctx_set_mode(OpaquePointer(user), gather_ssl_mode_release_buffers()) }
         return 0
     }
-    guard let wsi, let engine = ClientEngine.recover(from: wsi) else { return 0 }
-    return engine.handle(wsi, reason: reason, input: input, length: length)
+    guard let wsi else { return 0 }
+    return LWSContextOwner.owner(of: wsi, as: ClientEngine.self).handle(wsi, reason: reason, input: input, length: length)
 }
 
 extension ClientEngine {
-    /// The engine registered as the context's user pointer. Unretained: the engine outlives its
-    /// context, which is destroyed on the service thread before `shutdown()` returns.
-    static func recover(from wsi: OpaquePointer) -> ClientEngine? {
-        guard let context = lws_get_context(wsi), let user = lws_context_user(context) else { return nil }
-        return Unmanaged<ClientEngine>.fromOpaque(user).takeUnretainedValue()
-    }
-
     private func connection(of wsi: OpaquePointer) -> BenchConnection? {
         let number = Int(bitPattern: lws_get_opaque_user_data(wsi))
         guard number != 0, let connection = connections[number] else { return nil }

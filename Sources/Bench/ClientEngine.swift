@@ -1,5 +1,5 @@
 import CLibWebSockets
-import GatherTransport
+import GatherLWS
 import Foundation
 
 /// Where the server is and how to trust it.
@@ -30,10 +30,8 @@ final class ClientEngine: @unchecked Sendable {
     let maximumInFlight: Int
     private var context: OpaquePointer?
     private let finished = DispatchSemaphore(value: 0)
-    private var cStrings: [UnsafeMutablePointer<CChar>] = []
-    private var protocols: UnsafeMutablePointer<lws_protocols>?
-    private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
-    private var retryTable: UnsafeMutablePointer<UInt32>?
+    /// What the context's creation info points into; freed with the engine, after the context.
+    private let storage = LWSContextStorage()
     /// Whether lws runs on libev (epoll) rather than poll(); then `lws_service` only returns at the end.
     private(set) var usesEventLibrary = false
     /// The context as the service thread sees it.
@@ -50,21 +48,14 @@ final class ClientEngine: @unchecked Sendable {
     init(target: ServerTarget, manySockets: Bool, maximumInFlight: Int = 64) throws {
         self.target = target
         self.maximumInFlight = maximumInFlight
-        connectTemplate.address = UnsafePointer(cString(target.address))
+        connectTemplate.address = storage.cString(target.address)
         connectTemplate.port = Int32(target.port)
         connectTemplate.ssl_connection = Int32(LCCSCF_USE_SSL.rawValue)
-        connectTemplate.path = UnsafePointer(cString("/live"))
-        connectTemplate.host = UnsafePointer(cString(target.host))
-        connectTemplate.protocol = UnsafePointer(cString("gather.v1"))
+        connectTemplate.path = storage.cString("/live")
+        connectTemplate.host = storage.cString(target.host)
+        connectTemplate.protocol = storage.cString("gather.v1")
         connectTemplate.local_protocol_name = connectTemplate.protocol
         try createContext(eventLibrary: manySockets)
-    }
-
-    deinit {
-        for string in cStrings { free(string) }
-        protocols?.deallocate()
-        retryPolicy?.deallocate()
-        retryTable?.deallocate()
     }
 
     // MARK: - Context
@@ -91,44 +82,21 @@ final class ClientEngine: @unchecked Sendable {
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.options = gather_lws_option_do_ssl_global_init() | (eventLibrary ? gather_lws_option_libev() : 0)
-        info.client_ssl_ca_filepath = UnsafePointer(cString(target.caPath))
-        info.protocols = UnsafePointer(makeProtocols())
-        info.retry_and_idle_policy = UnsafePointer(makeQuietPolicy())
+        info.client_ssl_ca_filepath = storage.cString(target.caPath)
+        info.protocols = storage.protocolList([
+            lws_protocols(name: storage.cString("gather.v1"), callback: benchCallbackThunk,
+                          per_session_data_size: 0, rx_buffer_size: 16_384, id: 0, user: nil, tx_packet_size: 0),
+        ])
+        // The bench itself never pings: the only traffic measured is the server's.
+        info.retry_and_idle_policy = storage.retryPolicy(secondsSinceValidPing: 3000, secondsSinceValidHangup: 3600)
         // No fd_limit_per_thread: below the open-file limit lws 4.1 finds a socket's connection by a
-        // linear search (it was 75% of the bench's CPU at 10,000 connections).
+        // linear search for every socket event.
         info.count_threads = 1
         info.timeout_secs = 30
         // A whole snapshot per read and per callback, instead of 4 KB pieces to reassemble.
         info.pt_serv_buf_size = 16_384
-        info.user = Unmanaged.passUnretained(self).toOpaque()
+        LWSContextOwner.register(self, in: &info)
         return lws_create_context(&info)
-    }
-
-    private func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
-        let pointer = strdup(text)!
-        cStrings.append(pointer)
-        return pointer
-    }
-
-    private func makeProtocols() -> UnsafeMutablePointer<lws_protocols> {
-        let list = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
-        list[0] = lws_protocols(name: UnsafePointer(cString("gather.v1")), callback: benchCallbackThunk,
-                                per_session_data_size: 0, rx_buffer_size: 16_384, id: 0, user: nil, tx_packet_size: 0)
-        list[1] = lws_protocols()
-        protocols = list
-        return list
-    }
-
-    /// The bench itself never pings: the only traffic measured is the server's.
-    private func makeQuietPolicy() -> UnsafeMutablePointer<lws_retry_bo_t> {
-        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
-        table.pointee = 1000
-        retryTable = table
-        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
-        policy.pointee = lws_retry_bo_t(retry_ms_table: table, retry_ms_table_count: 1, conceal_count: 0,
-                                        secs_since_valid_ping: 3000, secs_since_valid_hangup: 3600, jitter_percent: 0)
-        retryPolicy = policy
-        return policy
     }
 
     // MARK: - The service thread

@@ -114,17 +114,3 @@ enum ResidentMemory {
         return nil
     }
 }
-
-/// Thousands of sockets need a higher open-file limit than the usual soft 1024.
-enum FileDescriptorLimit {
-    @discardableResult
-    static func raiseToHardLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-        if limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        return Int(limit.rlim_cur)
-    }
-}
