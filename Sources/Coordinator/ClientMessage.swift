@@ -1,13 +1,29 @@
 import GatherModel
 import GatherPresenters
 
-/// A client message after its envelope (`type`, `id`) has been checked.
+/// A client message read and type-checked in one place: every field is the type the protocol
+/// says, or nil when it was absent or of another type. The rules that need the state (versions,
+/// invite code, accounts) are the Coordinator's.
 enum ClientMessage: Equatable {
-    case register(username: JSONValue?, password: JSONValue?, inviteCode: JSONValue?)
-    case login(username: JSONValue?, password: JSONValue?)
-    case resume(token: JSONValue?)
+    case register(Credentials, inviteCode: String?)
+    case login(Credentials)
+    case resume(token: String?)
     case logout
-    case command(base: JSONValue?, action: JSONValue?)
+    case command(Command)
+}
+
+struct Credentials: Equatable {
+    var username: String?
+    var password: String?
+}
+
+/// A `command` with its action already decoded: a bad action is a `rejected` (answered and
+/// remembered under the command's id), never an `error`.
+struct Command: Equatable {
+    var id: String
+    /// nil when missing or not an integer.
+    var base: Int?
+    var action: Result<Action, Rejection>
 }
 
 struct ClientEnvelope: Equatable {
@@ -27,11 +43,10 @@ enum ClientMessageDecoder {
 
     static func decode(_ text: String) -> Result<ClientEnvelope, EnvelopeFailure> {
         let json: JSONValue
-        switch JSONParser.parse(text) {
+        switch JSONValue.parse(text) {
         case .success(let value): json = value
         case .failure(let failure):
-            return .failure(EnvelopeFailure(code: .badJSON,
-                                            message: "The message is not valid JSON (\(failure.reason) at byte \(failure.offset)).",
+            return .failure(EnvelopeFailure(code: .badJSON, message: "The message is not valid JSON (\(failure.reason)).",
                                             id: nil))
         }
         guard case .object = json else {
@@ -51,19 +66,28 @@ enum ClientMessageDecoder {
         let message: ClientMessage
         switch type {
         case "register":
-            message = .register(username: json["username"], password: json["password"], inviteCode: json["inviteCode"])
-        case "login": message = .login(username: json["username"], password: json["password"])
-        case "resume": message = .resume(token: json["token"])
+            message = .register(credentials(json), inviteCode: json["inviteCode"]?.stringValue)
+        case "login": message = .login(credentials(json))
+        case "resume": message = .resume(token: json["token"]?.stringValue)
         case "logout": message = .logout
         case "command":
-            guard id != nil else {
+            guard let id else {
                 return .failure(EnvelopeFailure(code: .badMessage, message: "A command needs an \"id\".", id: nil))
             }
-            message = .command(base: json["base"], action: json["action"])
+            message = .command(Command(id: id, base: json["base"]?.intValue, action: action(json["action"])))
         default:
             return .failure(EnvelopeFailure(code: .unknownType,
                                             message: "Unknown message type \"\(String(type.prefix(40)))\".", id: id))
         }
         return .success(ClientEnvelope(id: id, message: message))
+    }
+
+    private static func credentials(_ json: JSONValue) -> Credentials {
+        Credentials(username: json["username"]?.stringValue, password: json["password"]?.stringValue)
+    }
+
+    private static func action(_ json: JSONValue?) -> Result<Action, Rejection> {
+        guard let json else { return .failure(Rejection(.invalid, "The command needs an \"action\".")) }
+        return ActionDecoder.decode(json)
     }
 }

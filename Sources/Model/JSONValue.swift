@@ -1,5 +1,6 @@
-/// A JSON document as a value, so the Model can validate client input and the Presenters can
-/// write bytes without either depending on Foundation's reflection-based coders.
+/// A JSON document as a value: client input is read into it at the edge (`JSONValue.parse`,
+/// Foundation's parser) and checked field by field, and the Presenters build every message as one
+/// (written by `JSONWriter`). One tree, one way in, one way out.
 public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)

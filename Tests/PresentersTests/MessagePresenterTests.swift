@@ -5,7 +5,7 @@ import XCTest
 /// Every server message in the exact shape PROTOCOL.md gives, as a client parses it.
 final class MessagePresenterTests: XCTestCase {
     private func parsed(_ message: ServerMessage) throws -> JSONValue {
-        try JSONParser.parse(MessagePresenter.bytes(message)).get()
+        try JSONValue.parse(MessagePresenter.bytes(message)).get()
     }
 
     func testWelcome() throws {
