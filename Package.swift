@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Targets follow DESIGN.md: Model ← Presenters ← Coordinator, Store; the View (Transport, pages)
-/// reaches C through thin system-library modules; App is the composition root.
+/// reaches C through thin system-library modules and one lws support module; the Coordinator and
+/// the Transport meet only in `GatherDelivery`; App is the composition root.
 let package = Package(
     name: "FootballGatherLive",
     platforms: [.macOS(.v13)],
@@ -24,8 +25,11 @@ let package = Package(
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
 
+        .target(name: "GatherLWS", dependencies: ["CLibWebSockets"], path: "Sources/LWS"),
+
         // MARK: - Pure core
         .target(name: "GatherModel", path: "Sources/Model"),
+        .target(name: "GatherDelivery", path: "Sources/Delivery"),
         .target(name: "GatherPresenters", dependencies: ["GatherModel"], path: "Sources/Presenters"),
 
         // MARK: - Single writer and its memory
@@ -33,12 +37,13 @@ let package = Package(
             "GatherModel", .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Sources/Store"),
         .target(name: "GatherCoordinator", dependencies: [
-            "GatherModel", "GatherPresenters", "GatherStore", .product(name: "Logging", package: "swift-log"),
+            "GatherModel", "GatherPresenters", "GatherStore", "GatherDelivery",
+            .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Coordinator"),
 
         // MARK: - View: the transport to the pages
         .target(name: "GatherTransport", dependencies: [
-            "CLibWebSockets", "COpenSSL", .product(name: "Logging", package: "swift-log"),
+            "CLibWebSockets", "COpenSSL", "GatherLWS", "GatherDelivery", .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Transport"),
 
         // MARK: - OpenSSL services
@@ -47,13 +52,13 @@ let package = Package(
 
         // MARK: - Executables
         .executableTarget(name: "GatherApp", dependencies: [
-            "GatherModel", "GatherPresenters", "GatherCoordinator", "GatherStore", "GatherTransport",
+            "GatherModel", "GatherPresenters", "GatherCoordinator", "GatherStore", "GatherTransport", "GatherDelivery",
             "GatherSecurity", "GatherCertificates", "CQREncode",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/App"),
         .executableTarget(name: "GatherBench", dependencies: [
-            "CLibWebSockets", "COpenSSL", "GatherTransport",
+            "CLibWebSockets", "COpenSSL", "GatherLWS", "GatherModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/Bench"),
 
@@ -61,8 +66,11 @@ let package = Package(
         .testTarget(name: "ModelTests", dependencies: ["GatherModel"], path: "Tests/ModelTests"),
         .testTarget(name: "PresentersTests", dependencies: ["GatherPresenters"], path: "Tests/PresentersTests"),
         .testTarget(name: "StoreTests", dependencies: ["GatherStore"], path: "Tests/StoreTests"),
-        .testTarget(name: "CoordinatorTests", dependencies: ["GatherCoordinator", "GatherStore"], path: "Tests/CoordinatorTests"),
-        .testTarget(name: "TransportTests", dependencies: ["GatherTransport", "CLibWebSockets"], path: "Tests/TransportTests"),
+        .testTarget(name: "CoordinatorTests", dependencies: ["GatherCoordinator", "GatherStore", "GatherDelivery"],
+                    path: "Tests/CoordinatorTests"),
+        .testTarget(name: "TransportTests", dependencies: [
+            "GatherTransport", "GatherDelivery", "GatherLWS", "CLibWebSockets", "COpenSSL", "GatherCertificates",
+        ], path: "Tests/TransportTests"),
         .testTarget(name: "SecurityTests", dependencies: ["GatherSecurity"], path: "Tests/SecurityTests"),
         .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity", "COpenSSL"], path: "Tests/CertificatesTests"),
     ]

@@ -1,3 +1,4 @@
+import GatherDelivery
 import GatherPresenters
 
 /// One connected client: its role, and the limits that apply to it alone.
@@ -14,9 +15,9 @@ struct ClientSession {
 
 /// Who is connected, and the presence line derived from it.
 struct ClientRegistry {
-    private(set) var sessions: [ClientID: ClientSession] = [:]
+    private(set) var sessions: [ConnectionID: ClientSession] = [:]
 
-    subscript(client: ClientID) -> ClientSession? {
+    subscript(client: ConnectionID) -> ClientSession? {
         get { sessions[client] }
         set { sessions[client] = newValue }
     }
@@ -32,7 +33,7 @@ struct ClientRegistry {
     }
 
     /// Connections signed in with this token; all of them lose the role when it is revoked.
-    func clients(withTokenHash tokenHash: String) -> [ClientID] {
+    func clients(withTokenHash tokenHash: String) -> [ConnectionID] {
         sessions.filter { $0.value.tokenHash == tokenHash }.map(\.key).sorted()
     }
 }

@@ -1,3 +1,4 @@
+import GatherDelivery
 import GatherModel
 import GatherPresenters
 import GatherStore
@@ -9,20 +10,19 @@ extension CoordinatorCore {
     static let usernameLength = 3...32
     static let passwordLength = 8...128
 
-    func register(username: JSONValue?, password: JSONValue?, inviteCode: JSONValue?, id: String?,
-                  from client: ClientID, into effects: inout [Effect]) {
-        let name = username?.stringValue
+    func register(_ credentials: Credentials, inviteCode: String?, id: String?, from client: ConnectionID,
+                  into effects: inout [Effect]) {
+        let name = credentials.username
         guard admitAttempt(username: name, id: id, from: client, into: &effects) else { return }
         guard let name, Self.isValidUsername(name) else {
             return failAttempt(.invalid, "A username is 3–32 letters, digits, '_', '.' or '-'.", username: name,
                                id: id, client: client, into: &effects)
         }
-        guard let secret = password?.stringValue, Self.passwordLength.contains(secret.count) else {
+        guard let secret = credentials.password, Self.passwordLength.contains(secret.count) else {
             return failAttempt(.invalid, "A password is 8–128 characters.", username: name, id: id, client: client,
                                into: &effects)
         }
-        guard let code = inviteCode?.stringValue,
-              code.uppercased() == environment.inviteCode.uppercased()
+        guard let code = inviteCode, code.uppercased() == environment.inviteCode.uppercased()
         else {
             return failAttempt(.badInvite, "That invite code is not right; ask an organiser for the current one.",
                                username: name, id: id, client: client, into: &effects)
@@ -56,11 +56,10 @@ extension CoordinatorCore {
         }
     }
 
-    func login(username: JSONValue?, password: JSONValue?, id: String?, from client: ClientID,
-               into effects: inout [Effect]) {
-        let name = username?.stringValue
+    func login(_ credentials: Credentials, id: String?, from client: ConnectionID, into effects: inout [Effect]) {
+        let name = credentials.username
         guard admitAttempt(username: name, id: id, from: client, into: &effects) else { return }
-        guard let name, let secret = password?.stringValue, Self.passwordLength.contains(secret.count) else {
+        guard let name, let secret = credentials.password, Self.passwordLength.contains(secret.count) else {
             return failAttempt(.unauthorized, "Wrong username or password.", username: name, id: id, client: client,
                                into: &effects)
         }
@@ -90,12 +89,10 @@ extension CoordinatorCore {
         }
     }
 
-    func resume(token: JSONValue?, id: String?, from client: ClientID, into effects: inout [Effect]) {
+    func resume(token: String?, id: String?, from client: ConnectionID, into effects: inout [Effect]) {
         let now = environment.now()
-        guard let token = token?.stringValue, (16...256).contains(token.utf8.count) else {
-            effects.append(.send(client, .error(code: .unauthorized, message: "That session has ended; log in again.",
-                                                id: id)))
-            return
+        guard let token, (16...256).contains(token.utf8.count) else {
+            return sendError(.unauthorized, "That session has ended; log in again.", id: id, to: client, into: &effects)
         }
         let tokenHash = environment.hashToken(token)
         do {
@@ -103,9 +100,8 @@ extension CoordinatorCore {
                                                            usedSince: now - environment.limits.sessionIdleExpiryMs,
                                                            now: now)
             else {
-                effects.append(.send(client, .error(code: .unauthorized,
-                                                    message: "That session has ended; log in again.", id: id)))
-                return
+                return sendError(.unauthorized, "That session has ended; log in again.", id: id, to: client,
+                                 into: &effects)
             }
             becomeOrganiser(client, username: username, tokenHash: tokenHash)
             effects.append(.send(client, .session(SessionGrant(username: username, token: token,
@@ -115,7 +111,7 @@ extension CoordinatorCore {
         }
     }
 
-    func logout(id: String?, from client: ClientID, into effects: inout [Effect]) {
+    func logout(id: String?, from client: ConnectionID, into effects: inout [Effect]) {
         guard let tokenHash = clients[client]?.tokenHash else {
             effects.append(.send(client, .session(nil)))
             return
@@ -142,7 +138,7 @@ extension CoordinatorCore {
         }
     }
 
-    private func grantSession(username: String, id: String?, to client: ClientID, into effects: inout [Effect]) throws {
+    private func grantSession(username: String, id: String?, to client: ConnectionID, into effects: inout [Effect]) throws {
         let token = environment.newToken()
         let tokenHash = environment.hashToken(token)
         try store.insertSession(tokenHash: tokenHash, username: username, at: environment.now())
@@ -151,45 +147,42 @@ extension CoordinatorCore {
                                                            inviteCode: environment.inviteCode))))
     }
 
-    private func becomeOrganiser(_ client: ClientID, username: String, tokenHash: String) {
+    private func becomeOrganiser(_ client: ConnectionID, username: String, tokenHash: String) {
         clients[client]?.role = .organiser
         clients[client]?.username = username
         clients[client]?.tokenHash = tokenHash
     }
 
     /// Refuses an attempt while its username or address is locked out, or while one is pending.
-    private func admitAttempt(username: String?, id: String?, from client: ClientID,
+    private func admitAttempt(username: String?, id: String?, from client: ConnectionID,
                               into effects: inout [Effect]) -> Bool {
         guard let session = clients[client] else { return false }
         let now = environment.now()
         let locked = failures.isLocked("address:" + session.address, now: now)
             || username.map { failures.isLocked("user:" + $0.lowercased(), now: now) } == true
         if locked || session.awaitingPassword {
-            effects.append(.send(client, .error(code: .rateLimited,
-                                                message: locked
-                                                    ? "Too many failed attempts; wait a minute and try again."
-                                                    : "Still checking your last attempt; wait a moment.",
-                                                id: id)))
+            sendError(.rateLimited, locked ? "Too many failed attempts; wait a minute and try again."
+                                           : "Still checking your last attempt; wait a moment.",
+                      id: id, to: client, into: &effects)
             return false
         }
         return true
     }
 
-    private func failAttempt(_ code: ErrorCode, _ message: String, username: String?, id: String?, client: ClientID,
+    private func failAttempt(_ code: ErrorCode, _ message: String, username: String?, id: String?, client: ConnectionID,
                              into effects: inout [Effect]) {
         let now = environment.now()
         if let address = clients[client]?.address { failures.recordFailure("address:" + address, now: now) }
         if let username, !username.isEmpty, username.utf8.count <= 128 {
             failures.recordFailure("user:" + username.lowercased(), now: now)
         }
-        effects.append(.send(client, .error(code: code, message: message, id: id)))
+        sendError(code, message, id: id, to: client, into: &effects)
     }
 
-    private func internalError(_ error: Error, id: String?, client: ClientID, into effects: inout [Effect]) {
+    private func internalError(_ error: Error, id: String?, client: ConnectionID, into effects: inout [Effect]) {
         clients[client]?.awaitingPassword = false
         logger.error("account request failed inside the server", metadata: ["client.id": "\(client)",
                                                                              "error": "\(error)"])
-        effects.append(.send(client, .error(code: .internalError, message: "The server could not do that; try again.",
-                                            id: id)))
+        sendError(.internalError, "The server could not do that; try again.", id: id, to: client, into: &effects)
     }
 }

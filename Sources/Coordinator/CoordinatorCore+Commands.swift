@@ -1,3 +1,4 @@
+import GatherDelivery
 import GatherModel
 import GatherPresenters
 import GatherStore
@@ -6,8 +7,8 @@ import Logging
 // MARK: - Commands: role, rate, exactly once, arbitration, rules, durability
 
 extension CoordinatorCore {
-    func handleCommand(id: String, base: JSONValue?, action: JSONValue?, from client: ClientID,
-                       into effects: inout [Effect]) {
+    func handleCommand(_ command: Command, from client: ConnectionID, into effects: inout [Effect]) {
+        let id = command.id
         guard var session = clients[client], session.role == .organiser, let organiser = session.username else {
             reject(id, Rejection(.forbidden, "Only organisers can change the gather; log in first."), to: client,
                    into: &effects)
@@ -27,7 +28,7 @@ extension CoordinatorCore {
                 effects.append(.send(client, message(for: earlier, id: id)))
                 return
             }
-            let outcome = try decide(base: base, action: action, organiser: organiser, now: now)
+            let outcome = try decide(command, organiser: organiser, now: now)
             switch outcome {
             case .rejected(let rejection):
                 try store.recordReply(.rejected(code: rejection.code, message: rejection.message, version: version),
@@ -37,6 +38,7 @@ extension CoordinatorCore {
                 let entry = JournalEntry(version: version + 1, organiser: organiser, commandID: id, kind: kind,
                                          subjects: subjects, at: now)
                 try commit(next, entry: entry, into: &effects)
+                tally.commandsApplied += 1
                 effects.append(.send(client, .ack(id: id, version: version)))
                 rescheduleCountdown(into: &effects)
             }
@@ -44,9 +46,8 @@ extension CoordinatorCore {
             logger.error("command failed inside the server", metadata: [
                 "command.id": "\(id)", "client.id": "\(client)", "error": "\(error)",
             ])
-            effects.append(.send(client, .error(code: .internalError,
-                                                message: "The server could not save this change; nothing was applied. Try again.",
-                                                id: id)))
+            sendError(.internalError, "The server could not save this change; nothing was applied. Try again.",
+                      id: id, to: client, into: &effects)
         }
     }
 
@@ -55,14 +56,13 @@ extension CoordinatorCore {
         case applied(GatherState, subjects: Set<Subject>, kind: String)
     }
 
-    private func decide(base: JSONValue?, action: JSONValue?, organiser: String, now: Int64) throws -> Decision {
-        guard let base = base?.intValue, (0...version).contains(base) else {
+    private func decide(_ command: Command, organiser: String, now: Int64) throws -> Decision {
+        guard let base = command.base, (0...version).contains(base) else {
             return .rejected(Rejection(.invalid,
                                        "\"base\" must be the last version you saw, a whole number from 0 to \(version)."))
         }
-        guard let action else { return .rejected(Rejection(.invalid, "The command needs an \"action\".")) }
         let decoded: Action
-        switch ActionDecoder.decode(action) {
+        switch command.action {
         case .success(let value): decoded = value
         case .failure(let rejection): return .rejected(rejection)
         }
@@ -92,7 +92,8 @@ extension CoordinatorCore {
         effects.append(.publishSnapshot(version: version, state: state))
     }
 
-    private func reject(_ id: String, _ rejection: Rejection, to client: ClientID, into effects: inout [Effect]) {
+    private func reject(_ id: String, _ rejection: Rejection, to client: ConnectionID, into effects: inout [Effect]) {
+        tally.rejectionsByCode[rejection.code.rawValue, default: 0] += 1
         effects.append(.send(client, .rejected(id: id, rejection: rejection, version: version)))
     }
 

@@ -1,3 +1,4 @@
+import GatherDelivery
 import GatherModel
 import GatherPresenters
 import GatherStore
@@ -6,9 +7,15 @@ import Logging
 /// The single writer's logic, synchronous and free of Dispatch: every event goes in, the list of
 /// effects comes out. `GatherCoordinator` runs it on one serial queue; tests drive it directly
 /// with a test clock and assert the whole state and every effect.
+///
+/// Its one kind of I/O is the Store, an explicit dependency: every durable write is a call on
+/// `store` (a change is committed before it is adopted and acknowledged, which is the promise an
+/// `ack` makes). Everything else it wants done is returned as an `Effect`.
 public final class CoordinatorCore {
     public internal(set) var state: GatherState
     public internal(set) var version: Int
+    /// Decisions so far, for `/metrics`.
+    public internal(set) var tally = DecisionTally()
 
     let store: GatherStore
     let environment: CoordinatorEnvironment
@@ -84,28 +91,33 @@ public final class CoordinatorCore {
 
     // MARK: - Messages
 
-    private func receive(_ text: String, from client: ClientID, into effects: inout [Effect]) {
+    private func receive(_ text: String, from client: ConnectionID, into effects: inout [Effect]) {
         let envelope: ClientEnvelope
         switch ClientMessageDecoder.decode(text) {
         case .success(let decoded): envelope = decoded
         case .failure(let failure):
-            effects.append(.send(client, .error(code: failure.code, message: failure.message, id: failure.id)))
+            sendError(failure.code, failure.message, id: failure.id, to: client, into: &effects)
             return
         }
         switch envelope.message {
-        case .command(let base, let action):
-            // The decoder guarantees a command has an id.
-            handleCommand(id: envelope.id!, base: base, action: action, from: client, into: &effects)
-        case .register(let username, let password, let inviteCode):
-            register(username: username, password: password, inviteCode: inviteCode, id: envelope.id, from: client,
-                     into: &effects)
-        case .login(let username, let password):
-            login(username: username, password: password, id: envelope.id, from: client, into: &effects)
+        case .command(let command):
+            handleCommand(command, from: client, into: &effects)
+        case .register(let credentials, let inviteCode):
+            register(credentials, inviteCode: inviteCode, id: envelope.id, from: client, into: &effects)
+        case .login(let credentials):
+            login(credentials, id: envelope.id, from: client, into: &effects)
         case .resume(let token):
             resume(token: token, id: envelope.id, from: client, into: &effects)
         case .logout:
             logout(id: envelope.id, from: client, into: &effects)
         }
+    }
+
+    /// Every `error` goes through here, so each one is counted once.
+    func sendError(_ code: ErrorCode, _ message: String, id: String?, to client: ConnectionID,
+                   into effects: inout [Effect]) {
+        tally.errorsByCode[code.rawValue, default: 0] += 1
+        effects.append(.send(client, .error(code: code, message: message, id: id)))
     }
 
     // MARK: - Presence

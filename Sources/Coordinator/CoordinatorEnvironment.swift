@@ -42,17 +42,3 @@ public struct CoordinatorEnvironment: Sendable {
         public init() {}
     }
 }
-
-/// A clock for tests: time moves only when the test says so.
-public final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Int64
-
-    public init(now: Int64 = 1_763_800_000_000) { current = now }
-
-    public var now: Int64 { lock.withLock { current } }
-
-    public func advance(byMs milliseconds: Int64) { lock.withLock { current += milliseconds } }
-
-    public func set(_ milliseconds: Int64) { lock.withLock { current = milliseconds } }
-}

@@ -1,35 +1,28 @@
+import GatherDelivery
 import GatherModel
 import GatherPresenters
 
-/// A connected client, as the Coordinator knows it. The App maps transport connections 1:1.
-public struct ClientID: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let rawValue: UInt64
-    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
-    public var description: String { "#\(rawValue)" }
-    public static func < (lhs: ClientID, rhs: ClientID) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// What happened, as the Coordinator's core hears it. Named after the fact, not the wish.
 public enum CoordinatorEvent: Equatable, Sendable {
-    case clientConnected(ClientID, address: String)
-    case clientDisconnected(ClientID)
-    case messageReceived(ClientID, text: String)
+    case clientConnected(ConnectionID, address: String)
+    case clientDisconnected(ConnectionID)
+    case messageReceived(ConnectionID, text: String)
     case countdownWoke
     case presenceWoke
     case passwordHashed(PasswordJob, encodedHash: String)
     case passwordChecked(PasswordJob, matches: Bool)
 }
 
-/// What the core asks the runtime to do. The runtime renders messages with the Presenters and
-/// hands bytes to the Transport; nothing here performs I/O.
+/// What the core asks the runtime to do. Messages stay values here, so tests compare whole
+/// messages; `GatherCoordinator` renders them once with the Presenters into `Delivery`s, the
+/// one mapping between what the core decides and what the Transport writes.
 public enum Effect: Equatable, Sendable {
     /// The first frame of a connection; after it the client follows the shared snapshot.
-    case greet(ClientID, ServerMessage)
-    case send(ClientID, ServerMessage)
+    case greet(ConnectionID, ServerMessage)
+    case send(ConnectionID, ServerMessage)
     case publishSnapshot(version: Int, state: GatherState)
     case publishTick(MatchTimer)
     case publishPresence(organisers: [String], spectators: Int)
-    case close(ClientID, code: UInt16, reason: String)
     /// Wake the countdown at this instant (epoch ms); nil cancels the wake-up.
     case scheduleCountdown(at: Int64?)
     case schedulePresence(at: Int64)
@@ -43,13 +36,13 @@ public enum Effect: Equatable, Sendable {
 public struct PasswordJob: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     public enum Purpose: String, Sendable { case register, login }
 
-    public let client: ClientID
+    public let client: ConnectionID
     public let purpose: Purpose
     public let username: String
     public let password: String
     public let requestID: String?
 
-    public init(client: ClientID, purpose: Purpose, username: String, password: String, requestID: String?) {
+    public init(client: ConnectionID, purpose: Purpose, username: String, password: String, requestID: String?) {
         self.client = client
         self.purpose = purpose
         self.username = username
@@ -59,4 +52,14 @@ public struct PasswordJob: Equatable, Sendable, CustomStringConvertible, CustomD
 
     public var description: String { "PasswordJob(\(purpose.rawValue) \(username) for \(client), password: <redacted>)" }
     public var debugDescription: String { description }
+}
+
+/// What the core decided, counted where it decided it: a replayed answer to a resent id is not a
+/// new decision and is not counted again.
+public struct DecisionTally: Equatable, Sendable {
+    public var commandsApplied = 0
+    public var rejectionsByCode: [String: Int] = [:]
+    public var errorsByCode: [String: Int] = [:]
+
+    public init() {}
 }

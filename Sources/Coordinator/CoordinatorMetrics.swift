@@ -1,5 +1,4 @@
 import Foundation
-import GatherPresenters
 
 /// Counters for `/healthz` and `/metrics`, written on the Coordinator's queue and read from the
 /// Transport's service thread, so every access takes the lock.
@@ -8,12 +7,9 @@ public final class CoordinatorMetrics: @unchecked Sendable {
         public var version = 0
         public var organisersOnline = 0
         public var spectatorsOnline = 0
-        public var commandsApplied = 0
-        public var rejectionsByCode: [String: Int] = [:]
-        public var errorsByCode: [String: Int] = [:]
+        public var decisions = DecisionTally()
         /// Upper bounds in ms → count of ticks at most that late; the last bucket is +Inf.
         public var tickLateness = Histogram(bounds: [1, 2, 5, 10, 25, 50, 100, 250])
-        public var latestSnapshot: [UInt8] = []
     }
 
     private let lock = NSLock()
@@ -23,24 +19,17 @@ public final class CoordinatorMetrics: @unchecked Sendable {
 
     public func read() -> Reading { lock.withLock { reading } }
 
-    func setVersion(_ version: Int) { lock.withLock { reading.version = version } }
-    func setSnapshot(_ bytes: [UInt8]) { lock.withLock { reading.latestSnapshot = bytes } }
+    func update(version: Int, decisions: DecisionTally) {
+        lock.withLock {
+            reading.version = version
+            reading.decisions = decisions
+        }
+    }
 
     func setPresence(organisers: Int, spectators: Int) {
         lock.withLock {
             reading.organisersOnline = organisers
             reading.spectatorsOnline = spectators
-        }
-    }
-
-    func record(_ message: ServerMessage) {
-        lock.withLock {
-            switch message {
-            case .ack: reading.commandsApplied += 1
-            case .rejected(_, let rejection, _): reading.rejectionsByCode[rejection.code.rawValue, default: 0] += 1
-            case .error(let code, _, _): reading.errorsByCode[code.rawValue, default: 0] += 1
-            default: break
-            }
         }
     }
 

@@ -1,20 +1,10 @@
 import Dispatch
 import Foundation
+import GatherDelivery
 import GatherModel
 import GatherPresenters
 import GatherStore
 import Logging
-
-/// Bytes for the Transport, rendered once by the Presenters. The App maps these 1:1 onto the
-/// Transport's commands, so neither layer imports the other.
-public enum Delivery: Sendable {
-    case greet(ClientID, [UInt8])
-    case send(ClientID, [UInt8])
-    case publishSnapshot(version: Int, bytes: [UInt8])
-    case publishTick([UInt8])
-    case publishPresence([UInt8])
-    case close(ClientID, code: UInt16, reason: String)
-}
 
 /// The slow password KDF, run off the Coordinator's queue.
 public struct PasswordService: Sendable {
@@ -29,10 +19,12 @@ public struct PasswordService: Sendable {
 }
 
 /// The single writer: runs `CoordinatorCore` on one serial Dispatch queue and carries out its
-/// effects — rendering, delivery, the countdown's `DispatchSourceTimer`, the KDF off-queue.
-public final class GatherCoordinator: @unchecked Sendable {
+/// effects — rendering them into `Delivery`s for the Transport, the countdown's
+/// `DispatchSourceTimer`, the KDF off-queue. It hears the Transport as its `ConnectionEvents`.
+public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
     public let queue = DispatchQueue(label: "gather.coordinator", qos: .userInteractive)
     public let metrics = CoordinatorMetrics()
+    public let exports = ExportDocuments()
 
     private let core: CoordinatorCore
     private let environment: CoordinatorEnvironment
@@ -44,7 +36,8 @@ public final class GatherCoordinator: @unchecked Sendable {
     private var countdownDueAt: Int64?
     private var presenceTimer: DispatchSourceTimer?
 
-    /// Loads the durable state; throws when the Store cannot.
+    /// Loads the durable state and the whole history for the exports; throws when the Store cannot.
+    /// `deliver` is called on the Coordinator's queue with each event's deliveries, in order.
     public init(store: GatherStore, environment: CoordinatorEnvironment, passwords: PasswordService, logger: Logger,
                 deliver: @escaping @Sendable ([Delivery]) -> Void) throws {
         self.core = try CoordinatorCore(store: store, environment: environment, logger: logger)
@@ -52,23 +45,13 @@ public final class GatherCoordinator: @unchecked Sendable {
         self.passwords = passwords
         self.logger = logger
         self.deliver = deliver
-        metrics.setVersion(core.version)
+        exports.load(history: try store.allHistory())
+        metrics.update(version: core.version, decisions: core.tally)
     }
 
     /// Finishes a timer that ran out while down and starts the countdown; call once, before traffic.
     public func start() {
         queue.sync { self.execute(self.core.start()) }
-    }
-
-    // MARK: - Events from the Transport (any thread)
-
-    public func clientConnected(_ client: ClientID, address: String) { post(.clientConnected(client, address: address)) }
-    public func clientDisconnected(_ client: ClientID) { post(.clientDisconnected(client)) }
-    public func messageReceived(_ text: String, from client: ClientID) { post(.messageReceived(client, text: text)) }
-
-    /// The current state, for HTTP endpoints and tests.
-    public func currentState() -> (version: Int, state: GatherState) {
-        queue.sync { (core.version, core.state) }
     }
 
     /// Cancels the timers; the Store stays as committed.
@@ -80,6 +63,16 @@ public final class GatherCoordinator: @unchecked Sendable {
             presenceTimer = nil
         }
     }
+
+    // MARK: - ConnectionEvents (the Transport's service thread)
+
+    public func connectionOpened(_ id: ConnectionID, remoteAddress: String) {
+        post(.clientConnected(id, address: remoteAddress))
+    }
+
+    public func connectionClosed(_ id: ConnectionID) { post(.clientDisconnected(id)) }
+
+    public func received(_ text: String, from id: ConnectionID) { post(.messageReceived(id, text: text)) }
 
     private func post(_ event: CoordinatorEvent) {
         queue.async { self.execute(self.core.handle(event)) }
@@ -96,21 +89,17 @@ public final class GatherCoordinator: @unchecked Sendable {
             case .greet(let client, let message):
                 deliveries.append(.greet(client, MessagePresenter.bytes(message)))
             case .send(let client, let message):
-                metrics.record(message)
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
             case .publishSnapshot(let version, let state):
-                let bytes = MessagePresenter.bytes(.snapshot(version: version, state: state, now: now))
-                metrics.setVersion(version)
-                metrics.setSnapshot(bytes)
-                deliveries.append(.publishSnapshot(version: version, bytes: bytes))
+                deliveries.append(.publishSnapshot(
+                    version: version, bytes: MessagePresenter.bytes(.snapshot(version: version, state: state, now: now))))
+                exports.follow(recent: state.history)
             case .publishTick(let timer):
                 deliveries.append(.publishTick(MessagePresenter.bytes(.tick(timer: timer, now: now))))
             case .publishPresence(let organisers, let spectators):
                 metrics.setPresence(organisers: organisers.count, spectators: spectators)
                 deliveries.append(.publishPresence(MessagePresenter.bytes(.presence(organisers: organisers,
                                                                                    spectators: spectators))))
-            case .close(let client, let code, let reason):
-                deliveries.append(.close(client, code: code, reason: reason))
             case .scheduleCountdown(let at):
                 scheduleCountdown(at: at)
             case .schedulePresence(let at):
@@ -130,6 +119,7 @@ public final class GatherCoordinator: @unchecked Sendable {
                 }
             }
         }
+        metrics.update(version: core.version, decisions: core.tally)
         if !deliveries.isEmpty { deliver(deliveries) }
     }
 

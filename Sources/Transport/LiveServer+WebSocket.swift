@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Foundation
+import GatherDelivery
 
 /// Close codes of RFC 6455 that the Transport sends by itself.
 enum CloseCode {
@@ -78,7 +79,7 @@ extension LiveServer {
 
     private func opened(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>) {
         nextConnectionNumber += 1
-        let connection = LiveConnection(id: ConnectionID(rawValue: nextConnectionNumber), wsi: wsi,
+        let connection = LiveConnection(id: ConnectionID(nextConnectionNumber), wsi: wsi,
                                         replyLimit: configuration.replyQueueLimit,
                                         pingIntervalSeconds: configuration.pingIntervalSeconds)
         session.pointee = nextConnectionNumber
@@ -89,7 +90,7 @@ extension LiveServer {
             count = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) == nil ? 0 : strlen(buffer.baseAddress!)
         }
         let remoteAddress = remote.isEmpty ? "unknown" : String(decoding: remote.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        delegate?.connectionOpened(connection.id, remoteAddress: remoteAddress)
+        events?.connectionOpened(connection.id, remoteAddress: remoteAddress)
     }
 
     private func closed(session: UnsafeMutableRawPointer?) {
@@ -99,7 +100,7 @@ extension LiveServer {
         }
         number.pointee = 0
         setConnectionCount(connections.count)
-        delegate?.connectionClosed(connection.id)
+        events?.connectionClosed(connection.id)
     }
 
     // MARK: Receiving
@@ -126,7 +127,7 @@ extension LiveServer {
         guard let text = String(validating: connection.incoming, as: UTF8.self) else {
             return closeNow(wsi, code: CloseCode.invalidPayload, reason: "text frames must be valid UTF-8")
         }
-        delegate?.received(text, from: connection.id)
+        events?.received(text, from: connection.id)
         return 0
     }
 
@@ -145,7 +146,7 @@ extension LiveServer {
     private func writable(_ connection: LiveConnection) -> Int32 {
         let wsi = connection.wsi
         connection.waitingSince = nil  // a writable turn is progress; `upkeep` restarts the clock
-        if let closing = connection.closing, !(closing.flushFirst && connection.outbox.hasPending(shared)) {
+        if let closing = connection.closing {
             return closeNow(wsi, code: closing.code, reason: closing.reason)
         }
         if connection.pingDue {
@@ -184,10 +185,10 @@ extension LiveServer {
 
     /// Applies what other threads queued, in order, then wakes every connection that has news.
     private func applyHandOff(context: OpaquePointer?) {
-        let (commands, stopping) = takeHandOff()
+        let (deliveries, stopping) = takeHandOff()
         var sharedChanged = false
-        for (command, handedOverAt) in commands {
-            switch command {
+        for (delivery, handedOverAt) in deliveries {
+            switch delivery {
             case .greet(let id, let bytes):
                 guard let connection = connections[id.rawValue] else { continue }
                 connection.outbox.greet(SharedFrame(bytes))
@@ -195,7 +196,7 @@ extension LiveServer {
             case .send(let id, let bytes):
                 guard let connection = connections[id.rawValue] else { continue }
                 if !connection.outbox.enqueue(SharedFrame(bytes)) {
-                    connection.closing = (CloseCode.policyViolation, "too many replies waiting", false)
+                    connection.closing = (CloseCode.policyViolation, "too many replies waiting")
                 }
                 lws_callback_on_writable(connection.wsi)
             case .publishSnapshot(let version, let bytes):
@@ -211,16 +212,12 @@ extension LiveServer {
                 presenceSerial += 1
                 shared.presence = (presenceSerial, SharedFrame(bytes))
                 sharedChanged = true
-            case .close(let id, let code, let reason):
-                guard let connection = connections[id.rawValue], connection.closing == nil else { continue }
-                connection.closing = (code, reason, true)
-                lws_callback_on_writable(connection.wsi)
             }
         }
         if stopping, !draining {
             draining = true
             for connection in connections.values {
-                connection.closing = (CloseCode.goingAway, "the server is shutting down", false)
+                connection.closing = (CloseCode.goingAway, "the server is shutting down")
             }
             sharedChanged = true
         }

@@ -1,6 +1,8 @@
 import CLibWebSockets
 import COpenSSL
 import Foundation
+import GatherDelivery
+import GatherLWS
 import Logging
 
 /// The one TLS port: static pages, a few HTTP endpoints and the `gather.v1` WebSocket at `/live`,
@@ -9,12 +11,12 @@ import Logging
 public final class LiveServer: @unchecked Sendable {
     let configuration: TransportConfiguration
     let logger: Logger
-    weak var delegate: TransportDelegate?
+    weak var events: ConnectionEvents?
 
     // MARK: Shared with other threads (under `lock`)
 
     private let lock = NSLock()
-    private var handOff: [(command: TransportCommand, at: UInt64)] = []
+    private var handOff: [(delivery: Delivery, at: UInt64)] = []
     private var context: OpaquePointer?
     private var stopRequested = false
     private var openConnections = 0
@@ -32,22 +34,14 @@ public final class LiveServer: @unchecked Sendable {
     var nextConnectionNumber: UInt64 = 0
     var httpBodies: [OpaquePointer: [UInt8]] = [:]
     var draining = false
-    private var cStrings: [UnsafeMutablePointer<CChar>] = []
-    private var protocols: UnsafeMutablePointer<lws_protocols>?
-    private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
-    private var retryTable: UnsafeMutablePointer<UInt32>?
+    /// What the context's creation info points into; freed with the server, after the context.
+    private let storage = LWSContextStorage()
+    private(set) var liveProtocol: UnsafePointer<lws_protocols>?
 
-    public init(configuration: TransportConfiguration, logger: Logger, delegate: TransportDelegate) {
+    public init(configuration: TransportConfiguration, logger: Logger, events: ConnectionEvents) {
         self.configuration = configuration
         self.logger = logger
-        self.delegate = delegate
-    }
-
-    deinit {
-        for string in cStrings { free(string) }
-        protocols?.deallocate()
-        retryPolicy?.deallocate()
-        retryTable?.deallocate()
+        self.events = events
     }
 
     /// Publish → socket latency of snapshots, for `/metrics`.
@@ -67,23 +61,25 @@ public final class LiveServer: @unchecked Sendable {
 
         var info = lws_context_creation_info()
         info.port = Int32(configuration.port)
-        if configuration.host != "0.0.0.0", configuration.host != "::" { info.iface = UnsafePointer(cString(configuration.host)) }
+        if configuration.host != "0.0.0.0", configuration.host != "::" { info.iface = storage.cString(configuration.host) }
         info.options = Self.contextOptions(host: configuration.host)
-        info.ssl_cert_filepath = UnsafePointer(cString(configuration.certificatePath))
-        info.ssl_private_key_filepath = UnsafePointer(cString(configuration.privateKeyPath))
-        info.alpn = UnsafePointer(cString("http/1.1"))  // never h2 (CVE in 4.1.6's HTTP/2 header parser)
-        info.ssl_cipher_list = UnsafePointer(cString(TLSPolicy.tls12Ciphers))
-        info.tls1_3_plus_cipher_list = UnsafePointer(cString(TLSPolicy.tls13Ciphers))
-        info.server_string = UnsafePointer(cString("gather"))
-        info.protocols = UnsafePointer(makeProtocols())
-        info.retry_and_idle_policy = UnsafePointer(makeRetryPolicy())
+        info.ssl_cert_filepath = storage.cString(configuration.certificatePath)
+        info.ssl_private_key_filepath = storage.cString(configuration.privateKeyPath)
+        info.alpn = storage.cString("http/1.1")  // never h2 (CVE in 4.1.6's HTTP/2 header parser)
+        info.ssl_cipher_list = storage.cString(TLSPolicy.tls12Ciphers)
+        info.tls1_3_plus_cipher_list = storage.cString(TLSPolicy.tls13Ciphers)
+        info.server_string = storage.cString("gather")
+        info.protocols = makeProtocols()
+        // lws's own validity pings are off: `upkeep(now:)` pings with a `KeepAlive` per connection
+        // instead, because lws 4.1 files each validity timer in one sorted list.
+        info.retry_and_idle_policy = storage.retryPolicy(secondsSinceValidPing: 0, secondsSinceValidHangup: 0)
         // No fd_limit_per_thread: below the process limit it switches lws 4.1 to a linear search of
-        // every connection for each socket event (75% of a 10,000-connection profile). lws sizes its
-        // direct-indexed tables from the open-file limit that `FileDescriptorLimit.fit` just set.
+        // every connection for each socket event. lws sizes its direct-indexed tables from the
+        // open-file limit that `FileDescriptorLimit.fit` just set.
         info.count_threads = 1
         info.timeout_secs = 20
         info.max_http_header_pool = 256
-        info.user = Unmanaged.passUnretained(self).toOpaque()
+        LWSContextOwner.register(self, in: &info)
 
         guard let created = lws_create_context(&info) else {
             throw TransportError("cannot listen on \(configuration.host):\(configuration.port) with the given certificate "
@@ -128,48 +124,27 @@ public final class LiveServer: @unchecked Sendable {
         else { throw TransportError("the pages folder \(configuration.publicDirectory) does not exist") }
     }
 
-    private func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
-        let pointer = strdup(text)!
-        cStrings.append(pointer)
-        return pointer
-    }
-
-    /// Allocated for every connection, though spectators never send: 256 bytes instead of lws's
-    /// 4 KB default took 3.8 KB off each idle connection (19.7 → 15.9 KB at 10,000).
+    /// Allocated for every connection, though spectators never send: lws's 4 KB default would be
+    /// most of an idle spectator's memory.
     static let receiveBufferBytes = 256
     /// A whole snapshot (or message) goes to OpenSSL in one call.
     static let largestSendBytes = 1 << 20
 
-    private func makeProtocols() -> UnsafeMutablePointer<lws_protocols> {
-        let list = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
-        list[0] = lws_protocols(name: UnsafePointer(cString("http")), callback: httpCallbackThunk,
-                                per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0)
+    private func makeProtocols() -> UnsafePointer<lws_protocols> {
         // rx_buffer_size is a buffer per connection (commands are small; longer messages come in
         // pieces that `received` reassembles). tx_packet_size must be set apart from it: at 0, lws
         // caps each send at rx_buffer_size, splitting every snapshot and buffering the rest.
-        list[1] = lws_protocols(name: UnsafePointer(cString("gather.v1")), callback: liveCallbackThunk,
-                                per_session_data_size: MemoryLayout<UInt64>.size,
-                                rx_buffer_size: LiveServer.receiveBufferBytes, id: 0, user: nil,
-                                tx_packet_size: LiveServer.largestSendBytes)
-        list[2] = lws_protocols()  // a zeroed entry ends the list
-        protocols = list
+        let list = storage.protocolList([
+            lws_protocols(name: storage.cString("http"), callback: httpCallbackThunk,
+                          per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0),
+            lws_protocols(name: storage.cString("gather.v1"), callback: liveCallbackThunk,
+                          per_session_data_size: MemoryLayout<UInt64>.size,
+                          rx_buffer_size: LiveServer.receiveBufferBytes, id: 0, user: nil,
+                          tx_packet_size: LiveServer.largestSendBytes),
+        ])
+        liveProtocol = list + 1
         return list
     }
-
-    /// lws's own validity pings are off (zero seconds): `upkeep(now:)` pings with a `KeepAlive`
-    /// per connection instead, because lws files each validity timer in one sorted list.
-    private func makeRetryPolicy() -> UnsafeMutablePointer<lws_retry_bo_t> {
-        let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
-        table.pointee = 1000
-        retryTable = table
-        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
-        policy.pointee = lws_retry_bo_t(retry_ms_table: table, retry_ms_table_count: 1, conceal_count: 0,
-                                        secs_since_valid_ping: 0, secs_since_valid_hangup: 0, jitter_percent: 0)
-        retryPolicy = policy
-        return policy
-    }
-
-    var liveProtocol: UnsafePointer<lws_protocols>? { protocols.map { UnsafePointer($0 + 1) } }
 
     // MARK: - The service thread
 
@@ -200,21 +175,21 @@ public final class LiveServer: @unchecked Sendable {
 
     // MARK: - Hand-off (any thread)
 
-    /// Queues commands for the service thread, in order.
-    public func perform(_ commands: [TransportCommand]) {
-        guard !commands.isEmpty else { return }
+    /// Queues deliveries for the service thread, in order.
+    public func deliver(_ deliveries: [Delivery]) {
+        guard !deliveries.isEmpty else { return }
         lock.withLock {
-            // Before `start()` the commands wait (the Coordinator publishes its first snapshot
+            // Before `start()` the deliveries wait (the Coordinator publishes its first snapshot
             // then); they are applied on the service thread's first wake-up.
             guard !stopRequested else { return }
             let now = DispatchTime.now().uptimeNanoseconds
-            handOff.append(contentsOf: commands.map { ($0, now) })
+            handOff.append(contentsOf: deliveries.map { ($0, now) })
             if let context { lws_cancel_service(context) }
         }
     }
 
     /// Takes what other threads queued (service thread).
-    func takeHandOff() -> (commands: [(command: TransportCommand, at: UInt64)], stopping: Bool) {
+    func takeHandOff() -> (deliveries: [(delivery: Delivery, at: UInt64)], stopping: Bool) {
         lock.withLock {
             defer { handOff.removeAll(keepingCapacity: true) }
             return (handOff, stopRequested)
@@ -242,7 +217,7 @@ final class LiveConnection {
     let wsi: OpaquePointer
     var outbox: Outbox
     var incoming: [UInt8] = []
-    var closing: (code: UInt16, reason: String, flushFirst: Bool)?
+    var closing: (code: UInt16, reason: String)?
     /// Since when `upkeep` has seen it with something to write and no writable turn since.
     var waitingSince: UInt64?
     var keepAlive: KeepAlive
@@ -269,29 +244,11 @@ enum TLSPolicy {
     /// Applied to the server's SSL_CTX when lws offers it.
     static func harden(_ context: OpaquePointer) {
         _ = gather_ssl_ctx_set_min_proto_version(context, gather_tls1_2_version())
-        // Frees idle connections' TLS buffers: about 34 KB less per quiet spectator.
+        // Frees idle connections' TLS buffers, the largest part of a quiet spectator's memory.
         _ = gather_ssl_ctx_set_mode(context, gather_ssl_mode_release_buffers())
         // No resumption state kept or sent: a phone on the LAN redoes a full ECDHE handshake
-        // (about a millisecond) and 10,000 idle spectators cost less memory.
+        // (cheap on a LAN) and thousands of idle spectators cost less memory.
         _ = gather_ssl_ctx_disable_session_cache(context)
         _ = SSL_CTX_set_num_tickets(context, 0)
-    }
-}
-
-enum FileDescriptorLimit {
-    /// Room for the database, certificates and pages besides the sockets.
-    static let headroom = 1_024
-
-    /// Sets the soft open-file limit to what `connections` sockets need, within the hard limit.
-    ///
-    /// Thousands of spectators need thousands of sockets and the soft limit is often 1024. It is
-    /// also *lowered* when far above the need: lws allocates two tables with one slot per possible
-    /// descriptor, so a soft limit of 1,048,576 would cost 16 MB of address space for nothing.
-    static func fit(connections: Int) {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-        let wanted = rlim_t(max(connections, 0) + headroom)
-        limit.rlim_cur = limit.rlim_max == rlim_t.max ? wanted : min(wanted, limit.rlim_max)
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

@@ -1,10 +1,3 @@
-/// A WebSocket connection, numbered by the Transport; the App maps it 1:1 to the Coordinator's client.
-public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
-    public var description: String { "#\(rawValue)" }
-}
-
 public struct HTTPRequest: Sendable {
     public let method: String
     /// Without the query.
@@ -60,29 +53,6 @@ public struct TransportConfiguration: Sendable {
         self.publicDirectory = publicDirectory
         self.dynamicRoutes = dynamicRoutes
     }
-}
-
-/// Called on the Transport's service thread; implementations hand work to their own queue.
-public protocol TransportDelegate: AnyObject, Sendable {
-    /// After a successful `gather.v1` handshake.
-    func connectionOpened(_ id: ConnectionID, remoteAddress: String)
-    /// Exactly once for every opened connection.
-    func connectionClosed(_ id: ConnectionID)
-    /// One complete, valid UTF-8 text message within the size limit.
-    func received(_ text: String, from id: ConnectionID)
-}
-
-/// What the Coordinator's side asks the Transport to deliver, applied in order.
-public enum TransportCommand: Sendable {
-    /// The first frame of the connection; after it the connection follows the shared frames.
-    case greet(ConnectionID, [UInt8])
-    /// A direct reply, in a bounded queue.
-    case send(ConnectionID, [UInt8])
-    /// Shared by every greeted connection; each gets the newest version it has not had.
-    case publishSnapshot(version: Int, bytes: [UInt8])
-    case publishTick([UInt8])
-    case publishPresence([UInt8])
-    case close(ConnectionID, code: UInt16, reason: String)
 }
 
 public struct TransportError: Error, CustomStringConvertible {

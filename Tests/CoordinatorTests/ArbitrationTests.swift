@@ -1,4 +1,5 @@
 import GatherCoordinator
+import GatherDelivery
 import GatherModel
 import GatherPresenters
 import XCTest
@@ -6,16 +7,15 @@ import XCTest
 /// PROTOCOL.md "Arbitration between organisers": exactly once, and no silent overwrite.
 final class ArbitrationTests: XCTestCase {
     private var harness: CoordinatorHarness!
-    private var ann: ClientID!
-    private var bob: ClientID!
+    private var ann: ConnectionID!
+    private var bob: ConnectionID!
 
     override func setUpWithError() throws {
         harness = try CoordinatorHarness()
         ann = harness.organiser(1, "ann")
         bob = harness.organiser(2, "bob")
         for name in ["Ann", "Bob", "Cid"] {
-            _ = harness.message(ann, ["type": "command", "id": .string("add-\(name)"), "base": .int(harness.version),
-                                      "action": ["kind": "addPlayer", "name": .string(name)]])
+            harness.prepare(ann, id: "add-\(name)", ["kind": "addPlayer", "name": .string(name)])
         }
     }
 
@@ -24,8 +24,7 @@ final class ArbitrationTests: XCTestCase {
                              ("a", ["kind": "assign", "playerId": 1, "to": "A"]),
                              ("b", ["kind": "assign", "playerId": 2, "to": "B"]),
                              ("k", ["kind": "startGather"])] {
-            _ = harness.message(ann, ["type": "command", "id": .string(id), "base": .int(harness.version),
-                                      "action": action])
+            harness.prepare(ann, id: id, action)
         }
     }
 
@@ -33,7 +32,9 @@ final class ArbitrationTests: XCTestCase {
         liveGather()
         let base = harness.version
         harness.clock.advance(byMs: 3000)
-        harness.command(ann, id: "ann+1", base: base, ["kind": "score", "team": "A", "delta": 1]) { state in
+        // The presence held back since bob's registration comes due with the first step after a second.
+        harness.command(ann, id: "ann+1", base: base, ["kind": "score", "team": "A", "delta": 1],
+                        also: [.publishPresence(organisers: ["ann", "bob"], spectators: 0)]) { state in
             state.gather!.score.A = 1
             state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .A, at: harness.clock.now,
                                                     matchMs: 0, by: "ann"))
@@ -67,8 +68,7 @@ final class ArbitrationTests: XCTestCase {
         for (id, action) in [("g", ["kind": "createGather", "playerIds": [1, 2, 3]] as JSONValue),
                              ("a", ["kind": "assign", "playerId": 1, "to": "A"]),
                              ("b", ["kind": "assign", "playerId": 2, "to": "B"])] {
-            _ = harness.message(ann, ["type": "command", "id": .string(id), "base": .int(harness.version),
-                                      "action": action])
+            harness.prepare(ann, id: id, action)
         }
         let base = harness.version
         harness.command(ann, id: "move", base: base, ["kind": "assign", "playerId": 3, "to": "A"]) { state in
@@ -103,13 +103,15 @@ final class ArbitrationTests: XCTestCase {
         }
         let version = harness.version
         // Reconnect: a new connection resumes the same organiser and resends the id.
-        harness.send(.clientDisconnected(ann))
+        harness.send(.clientDisconnected(ann), exhaustivity: .off)
         let again = harness.connect(7)
-        _ = harness.message(again, ["type": "login", "username": "ann", "password": "correct horse"])
+        _ = harness.message(again, ["type": "login", "username": "ann", "password": "correct horse"], exhaustivity: .off)
         harness.send(.passwordChecked(PasswordJob(client: again, purpose: .login, username: "ann",
-                                                  password: "correct horse", requestID: nil), matches: true))
+                                                  password: "correct horse", requestID: nil), matches: true), exhaustivity: .off)
+        let applied = harness.tally.commandsApplied
         harness.message(again, ["type": "command", "id": "dee", "base": .int(base), "action": action],
                         expect: [.send(again, .ack(id: "dee", version: version))])
+        XCTAssertEqual(harness.tally.commandsApplied, applied, "a repeated ack is not a newly applied command")
         XCTAssertEqual(harness.state.players.count, 4)
         XCTAssertEqual(harness.version, version)
     }
@@ -126,12 +128,12 @@ final class ArbitrationTests: XCTestCase {
                         expect: [.send(ann, .rejected(id: "bad",
                                                       rejection: Rejection(.notFound, "There is no player with id 99; they may have been removed."),
                                                       version: firstVersion))])
+        XCTAssertEqual(harness.tally.rejectionsByCode, ["not_found": 1], "the repeated rejection is not counted again")
     }
 
     func testRateLimitedIsNotAFinalAnswer() throws {
         for index in 0..<97 {
-            _ = harness.message(ann, ["type": "command", "id": .string("n\(index)"), "base": .int(harness.version),
-                                      "action": ["kind": "editPlayer", "playerId": 1, "age": .int(index % 90 + 1)]])
+            harness.prepare(ann, id: "n\(index)", ["kind": "editPlayer", "playerId": 1, "age": .int(index % 90 + 1)])
         }
         // 3 setup commands + 97 = the burst of 100; the next is limited.
         harness.rejected(ann, id: "over", ["kind": "addPlayer", "name": "Zed"], code: .rateLimited)

@@ -1,4 +1,5 @@
 import GatherCoordinator
+import GatherDelivery
 import GatherModel
 import GatherPresenters
 import XCTest
@@ -6,7 +7,7 @@ import XCTest
 final class CommandTests: XCTestCase {
     func testAConnectionIsWelcomedAsASpectator() throws {
         let harness = try CoordinatorHarness()
-        let client = ClientID(1)
+        let client = ConnectionID(1)
         harness.send(.clientConnected(client, address: "10.0.0.2"), expect: [
             .greet(client, .welcome(serverTime: CoordinatorHarness.start)),
             .publishPresence(organisers: [], spectators: 1),
@@ -58,7 +59,8 @@ final class CommandTests: XCTestCase {
             state.gather!.events = [GatherEvent(seq: 1, kind: .kickoff, at: now, by: "ann")]
         }
         harness.clock.advance(byMs: 5000)
-        harness.command(ann, id: "goal", ["kind": "score", "team": "B", "delta": 1]) { state in
+        harness.command(ann, id: "goal", ["kind": "score", "team": "B", "delta": 1],
+                        also: [.publishPresence(organisers: ["ann"], spectators: 0)]) { state in
             state.gather!.score.B = 1
             state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .B, at: now + 5000, matchMs: 0,
                                                     by: "ann"))
@@ -80,7 +82,7 @@ final class CommandTests: XCTestCase {
         harness.rejected(ann, id: "ahead", base: 1, ["kind": "addPlayer", "name": "Ann"], code: .invalid,
                          messageContains: "base")
         harness.rejected(ann, id: "negative", base: -1, ["kind": "addPlayer", "name": "Ann"], code: .invalid)
-        let effects = harness.message(ann, ["type": "command", "id": "missing", "action": ["kind": "startTimer"]])
+        let effects = harness.message(ann, ["type": "command", "id": "missing", "action": ["kind": "startTimer"]], exhaustivity: .off)
         guard case .send(ann, .rejected("missing", let rejection, 0)) = effects.first else {
             return XCTFail("\(effects)")
         }
@@ -100,7 +102,7 @@ final class CommandTests: XCTestCase {
         let harness = try CoordinatorHarness()
         let client = harness.connect(1)
         func error(_ text: String) -> (ErrorCode, String?)? {
-            let effects = harness.send(.messageReceived(client, text: text))
+            let effects = harness.send(.messageReceived(client, text: text), exhaustivity: .off)
             guard effects.count == 1, case .send(client, .error(let code, _, let id)) = effects[0] else { return nil }
             return (code, id)
         }

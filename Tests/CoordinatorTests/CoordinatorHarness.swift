@@ -1,12 +1,18 @@
 import GatherCoordinator
+import GatherDelivery
 import GatherModel
 import GatherPresenters
 import GatherStore
 import Logging
 import XCTest
 
+/// Whether a step must account for every effect it produces (TCA's exhaustivity). Off is the
+/// explicit opt-out for steps that only set the scene, or whose effects the test inspects itself.
+enum Exhaustivity { case on, off }
+
 /// A TestStore for the Coordinator's core: a test clock, counters for ids and tokens, a real
-/// in-memory SQLite store, and assertions on the whole next state and every effect.
+/// in-memory SQLite store, and assertions on the whole next state and every effect. Exhaustive by
+/// default: a step that produces an effect the test did not expect fails.
 final class CoordinatorHarness {
     let clock = TestClock()
     let store: SQLiteStore
@@ -41,23 +47,33 @@ final class CoordinatorHarness {
 
     // MARK: - Sending
 
-    /// Sends an event and asserts every effect it produced, in order.
+    /// Sends an event and asserts every effect it produced, in order. With exhaustivity on (the
+    /// default) a step without `expect` must produce no effect at all.
     @discardableResult
-    func send(_ event: CoordinatorEvent, expect expected: [Effect]? = nil, file: StaticString = #filePath,
-              line: UInt = #line) -> [Effect] {
+    func send(_ event: CoordinatorEvent, expect expected: [Effect]? = nil, exhaustivity: Exhaustivity = .on,
+              file: StaticString = #filePath, line: UInt = #line) -> [Effect] {
         let effects = core.handle(event)
-        if let expected { XCTAssertEqual(effects, expected, file: file, line: line) }
+        if let expected {
+            XCTAssertEqual(effects, expected, file: file, line: line)
+        } else if exhaustivity == .on, !effects.isEmpty {
+            XCTFail("unasserted effects: \(effects) (pass expect:, or exhaustivity: .off to inspect them yourself)",
+                    file: file, line: line)
+        }
         return effects
     }
 
-    func message(_ client: ClientID, _ json: JSONValue, expect expected: [Effect]? = nil,
-                 file: StaticString = #filePath, line: UInt = #line) -> [Effect] {
-        send(.messageReceived(client, text: JSONWriter.string(json)), expect: expected, file: file, line: line)
+    @discardableResult
+    func message(_ client: ConnectionID, _ json: JSONValue, expect expected: [Effect]? = nil,
+                 exhaustivity: Exhaustivity = .on, file: StaticString = #filePath, line: UInt = #line) -> [Effect] {
+        send(.messageReceived(client, text: JSONWriter.string(json)), expect: expected, exhaustivity: exhaustivity,
+             file: file, line: line)
     }
 
     /// Sends a command and asserts the WHOLE next state: `update` turns the old state into the
-    /// expected one. Expects exactly a snapshot then an ack (plus any countdown scheduling).
-    func command(_ client: ClientID, id: String, base: Int? = nil, _ action: JSONValue,
+    /// expected one. Expects exactly a snapshot, then `also` (e.g. the countdown's scheduling), then
+    /// the ack — and nothing else.
+    @discardableResult
+    func command(_ client: ConnectionID, id: String, base: Int? = nil, _ action: JSONValue, also: [Effect] = [],
                  update: (inout GatherState) -> Void, file: StaticString = #filePath, line: UInt = #line)
         -> [Effect]
     {
@@ -65,28 +81,22 @@ final class CoordinatorHarness {
         update(&expected)
         let version = core.version + 1
         let effects = message(client, ["type": "command", "id": .string(id), "base": .int(base ?? core.version),
-                                       "action": action], file: file, line: line)
+                                       "action": action],
+                              expect: [.publishSnapshot(version: version, state: expected),
+                                       .send(client, .ack(id: id, version: version))] + also,
+                              file: file, line: line)
         XCTAssertEqual(core.state, expected, "whole state", file: file, line: line)
         XCTAssertEqual(core.version, version, file: file, line: line)
-        // Countdown wake-ups and a presence update that came due ride along; they are asserted where they matter.
-        let main = effects.filter {
-            switch $0 {
-            case .scheduleCountdown, .publishPresence, .schedulePresence: return false
-            default: return true
-            }
-        }
-        XCTAssertEqual(main, [.publishSnapshot(version: version, state: expected),
-                              .send(client, .ack(id: id, version: version))], file: file, line: line)
         return effects
     }
 
     /// Sends a command that must be rejected: the state and version stay exactly as they were.
-    func rejected(_ client: ClientID, id: String, base: Int? = nil, _ action: JSONValue, code: RejectionCode,
+    func rejected(_ client: ConnectionID, id: String, base: Int? = nil, _ action: JSONValue, code: RejectionCode,
                   messageContains: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
         let before = core.state
         let version = core.version
         let effects = message(client, ["type": "command", "id": .string(id), "base": .int(base ?? core.version),
-                                       "action": action], file: file, line: line)
+                                       "action": action], exhaustivity: .off, file: file, line: line)
         XCTAssertEqual(core.state, before, "state unchanged", file: file, line: line)
         XCTAssertEqual(core.version, version, file: file, line: line)
         guard effects.count == 1, case .send(client, .rejected(id, let rejection, version)) = effects[0] else {
@@ -100,31 +110,41 @@ final class CoordinatorHarness {
 
     // MARK: - Setting the scene
 
+    /// Applies a command while setting the scene: it must be acknowledged, its effects are not asserted.
+    func prepare(_ client: ConnectionID, id: String, _ action: JSONValue, file: StaticString = #filePath,
+                 line: UInt = #line) {
+        let effects = message(client, ["type": "command", "id": .string(id), "base": .int(core.version), "action": action],
+                              exhaustivity: .off, file: file, line: line)
+        XCTAssertTrue(effects.contains { if case .send(client, .ack(id, _)) = $0 { true } else { false } },
+                      "setting the scene: \(id) was not applied: \(effects)", file: file, line: line)
+    }
+
     /// Connects a client and consumes its welcome (and whatever presence it causes).
-    func connect(_ number: UInt64, address: String = "10.0.0.9") -> ClientID {
-        let client = ClientID(number)
-        let effects = send(.clientConnected(client, address: address))
+    func connect(_ number: UInt64, address: String = "10.0.0.9") -> ConnectionID {
+        let client = ConnectionID(number)
+        let effects = send(.clientConnected(client, address: address), exhaustivity: .off)
         XCTAssertEqual(effects.first, .greet(client, .welcome(serverTime: clock.now)))
         return client
     }
 
     /// Registers `username` on `client` through the real path (KDF effect, then its result).
     @discardableResult
-    func organiser(_ number: UInt64, _ username: String) -> ClientID {
+    func organiser(_ number: UInt64, _ username: String) -> ConnectionID {
         let client = connect(number)
-        let effects = message(client, ["type": "register", "id": "reg", "username": .string(username),
-                                       "password": "correct horse", "inviteCode": .string(Self.inviteCode)])
-        XCTAssertEqual(effects, [.hashPassword(PasswordJob(client: client, purpose: .register, username: username,
-                                                           password: "correct horse", requestID: "reg"))])
+        message(client, ["type": "register", "id": "reg", "username": .string(username),
+                         "password": "correct horse", "inviteCode": .string(Self.inviteCode)],
+                expect: [.hashPassword(PasswordJob(client: client, purpose: .register, username: username,
+                                                   password: "correct horse", requestID: "reg"))])
         let granted = send(.passwordHashed(PasswordJob(client: client, purpose: .register, username: username,
                                                        password: "correct horse", requestID: "reg"),
-                                           encodedHash: "kdf(correct horse)"))
+                                           encodedHash: "kdf(correct horse)"), exhaustivity: .off)
         XCTAssertTrue(granted.contains { if case .send(client, .session(let grant?)) = $0 { grant.username == username } else { false } })
         return client
     }
 
     var state: GatherState { core.state }
     var version: Int { core.version }
+    var tally: DecisionTally { core.tally }
 }
 
 final class Counter: @unchecked Sendable {

@@ -1,5 +1,5 @@
 import GatherModel
-import GatherStore
+import GatherPresenters
 import XCTest
 
 final class HistoryExportTests: XCTestCase {
@@ -61,18 +61,5 @@ final class HistoryExportTests: XCTestCase {
         XCTAssertEqual(date(-1), "1969-12-31T23:59:59Z")
         XCTAssertEqual(date(1_709_208_000_123), "2024-02-29T12:00:00Z")
         XCTAssertEqual(date(253_402_300_799_999), "9999-12-31T23:59:59Z")
-    }
-
-    func testTheStoreExportsEveryGatherNewestFirst() throws {
-        let store = try SQLiteStore.inMemory()
-        let writer = try Writer(store: store)
-        let ann = try writer.addPlayer("Ann")
-        let bob = try writer.addPlayer("Bob")
-        try writer.playGather(teamA: [ann], teamB: [bob], goalsA: 1, goalsB: 0)
-        try writer.playGather(teamA: [bob], teamB: [ann], goalsA: 0, goalsB: 0)
-        let rows = HistoryExport.csv(try store.allHistory()).split(separator: "\r\n")
-        XCTAssertEqual(rows.count, 3)
-        XCTAssertTrue(rows[1].hasSuffix(",Team A,Bob,Team B,Ann,0,0,draw"), String(rows[1]))
-        XCTAssertTrue(rows[2].hasSuffix(",Team A,Ann,Team B,Bob,1,0,A"), String(rows[2]))
     }
 }

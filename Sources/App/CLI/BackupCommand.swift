@@ -12,23 +12,22 @@ struct BackupCommand: ParsableCommand {
     @Argument(help: "Where to write the copy (a new .sqlite file).")
     var destination: String
 
-    @Option(name: .customLong("data-dir"), help: "Folder of the SQLite database to copy.")
-    var dataDirectory = "data"
+    @OptionGroup var data: DataOptions
 
     func validate() throws {
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw ValidationError("\(destination) already exists; choose a new file name.")
         }
-        guard FileManager.default.fileExists(atPath: dataDirectory + "/gather.sqlite") else {
-            throw ValidationError("There is no database at \(dataDirectory)/gather.sqlite.")
+        guard FileManager.default.fileExists(atPath: data.dataDirectory + "/gather.sqlite") else {
+            throw ValidationError("There is no database at \(data.dataDirectory)/gather.sqlite.")
         }
     }
 
     func run() throws {
         do {
-            let store = try SQLiteStore(directory: dataDirectory)
+            let store = try SQLiteStore(directory: data.dataDirectory)
             try store.backup(toPath: destination)
-            print("gather: backed up \(dataDirectory)/gather.sqlite to \(destination)")
+            print("gather: backed up \(data.dataDirectory)/gather.sqlite to \(destination)")
         } catch {
             FileHandle.standardError.write(Data("gather: backup failed: \(error)\n".utf8))
             throw ExitCode(1)

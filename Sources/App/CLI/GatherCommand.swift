@@ -1,6 +1,8 @@
 import ArgumentParser
+import Logging
 
 /// `gather`: the Football Gather Live server and its maintenance commands.
+@main
 struct GatherCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gather",
@@ -10,6 +12,13 @@ struct GatherCommand: ParsableCommand {
     )
 }
 
-nonisolated func runGather() {
-    GatherCommand.main()
+/// Where the database lives, shared by every command that opens it.
+struct DataOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Folder of the SQLite database (gather.sqlite).")
+    var dataDirectory = "data"
+}
+
+/// `--log-level trace|debug|info|notice|warning|error|critical`, parsed once into swift-log's level.
+extension Logger.Level: @retroactive ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }

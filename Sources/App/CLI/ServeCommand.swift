@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 /// `gather serve`: start the server with the options of DESIGN.md.
 struct ServeCommand: ParsableCommand {
@@ -14,8 +15,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "TLS port for the pages and wss://HOST:PORT/live (0 picks a free port).")
     var port = 8443
 
-    @Option(name: .customLong("data-dir"), help: "Folder of the SQLite database (gather.sqlite).")
-    var dataDirectory = "data"
+    @OptionGroup var data: DataOptions
 
     @Option(name: .customLong("cert-dir"), help: "Folder of the generated local CA and server certificate.")
     var certificateDirectory = "Certificates"
@@ -44,7 +44,7 @@ struct ServeCommand: ParsableCommand {
     var stallTimeoutSeconds = 30
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel = "info"
+    var logLevel: Logger.Level = .info
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
@@ -64,9 +64,6 @@ struct ServeCommand: ParsableCommand {
         }
         guard (1...3_600).contains(pingIntervalSeconds) else {
             throw ValidationError("--ping-interval must be from 1 to 3600 seconds.")
-        }
-        guard ServerLogging.level(named: logLevel) != nil else {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory), isDirectory.boolValue,

@@ -12,11 +12,11 @@ enum Server {
     static func run(options: ServeCommand) throws {
         // Before anything can print the ready line: a signal right after it must shut down cleanly.
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
-        let logger = ServerLogging.makeLogger(level: ServerLogging.level(named: options.logLevel) ?? .info)
+        let logger = ServerLogging.makeLogger(level: options.logLevel)
 
         let store: SQLiteStore
         do {
-            store = try SQLiteStore(directory: options.dataDirectory)
+            store = try SQLiteStore(directory: options.data.dataDirectory)
         } catch {
             throw StartupFailure(description: "cannot open the data folder: \(error)")
         }
@@ -46,20 +46,29 @@ enum Server {
         )
         let passwords = PasswordService(hash: { hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
 
-        let bridge = TransportBridge()
+        // The Transport and the Coordinator need each other: the Coordinator's deliveries go to the
+        // server, the server's events to the Coordinator. The server is made second, so the first
+        // deliveries (the start-up snapshot) wait in this box until it exists.
+        let transport = TransportBox()
         let coordinator: GatherCoordinator
         do {
             coordinator = try GatherCoordinator(store: store, environment: environment, passwords: passwords,
-                                                logger: logger, deliver: bridge.deliver)
+                                                logger: logger, deliver: { transport.server?.deliver($0) })
         } catch {
             throw StartupFailure(description: "cannot load the saved gather: \(error)")
         }
-        bridge.coordinator = coordinator
 
         let links = ServerLinks(identity: identity, host: options.host)
-        let routes = HTTPRoutes(store: store, metrics: coordinator.metrics, connections: { bridge.connectionCount },
-                                fanOut: { bridge.server?.fanOut.read() ?? FanOutMetrics.Reading() },
-                                caCertificatePath: certificates.caCertificatePath, links: links)
+        let caCertificate = try certificates.caCertificatePath.map { path in
+            guard let pem = FileManager.default.contents(atPath: path) else {
+                throw StartupFailure(description: "cannot read the local CA certificate \(path)")
+            }
+            return [UInt8](pem)
+        }
+        let routes = HTTPRoutes(metrics: coordinator.metrics, exports: coordinator.exports,
+                                connections: { transport.server?.connectionCount ?? 0 },
+                                fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
+                                caCertificate: caCertificate, links: links)
         var configuration = TransportConfiguration(
             host: options.host, port: options.port,
             certificatePath: certificates.certificatePath, privateKeyPath: certificates.privateKeyPath,
@@ -68,8 +77,8 @@ enum Server {
         configuration.maximumConnections = options.maximumConnections
         configuration.pingIntervalSeconds = options.pingIntervalSeconds
         configuration.stalledTimeoutSeconds = options.stallTimeoutSeconds
-        let server = LiveServer(configuration: configuration, logger: logger, delegate: bridge)
-        bridge.server = server
+        let server = LiveServer(configuration: configuration, logger: logger, events: coordinator)
+        transport.server = server
 
         coordinator.start()
         let port: Int
@@ -91,42 +100,14 @@ enum Server {
     }
 }
 
-/// Joins the Transport and the Coordinator without either importing the other: connection ids
-/// map 1:1, deliveries map onto transport commands.
-final class TransportBridge: TransportDelegate, @unchecked Sendable {
-    weak var coordinator: GatherCoordinator?
-    weak var server: LiveServer?
+/// Holds the server for the closures made before it exists. Set once, on the starting thread,
+/// before any connection can open; read from the Coordinator's queue and the service thread.
+private final class TransportBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: LiveServer?
 
-    var connectionCount: Int { server?.connectionCount ?? 0 }
-
-    func connectionOpened(_ id: ConnectionID, remoteAddress: String) {
-        coordinator?.clientConnected(ClientID(id.rawValue), address: remoteAddress)
-    }
-
-    func connectionClosed(_ id: ConnectionID) {
-        coordinator?.clientDisconnected(ClientID(id.rawValue))
-    }
-
-    func received(_ text: String, from id: ConnectionID) {
-        coordinator?.messageReceived(text, from: ClientID(id.rawValue))
-    }
-
-    var deliver: @Sendable ([Delivery]) -> Void {
-        { [weak self] deliveries in
-            guard let server = self?.server else { return }
-            server.perform(deliveries.map(Self.command))
-        }
-    }
-
-    private static func command(_ delivery: Delivery) -> TransportCommand {
-        switch delivery {
-        case .greet(let client, let bytes): .greet(ConnectionID(rawValue: client.rawValue), bytes)
-        case .send(let client, let bytes): .send(ConnectionID(rawValue: client.rawValue), bytes)
-        case .publishSnapshot(let version, let bytes): .publishSnapshot(version: version, bytes: bytes)
-        case .publishTick(let bytes): .publishTick(bytes)
-        case .publishPresence(let bytes): .publishPresence(bytes)
-        case .close(let client, let code, let reason): .close(ConnectionID(rawValue: client.rawValue), code: code,
-                                                              reason: reason)
-        }
+    var server: LiveServer? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

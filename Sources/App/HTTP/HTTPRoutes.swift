@@ -1,45 +1,39 @@
 import Foundation
 import GatherCoordinator
-import GatherModel
-import GatherPresenters
-import GatherStore
 import GatherTransport
 
-/// The dynamic HTTP endpoints of PROTOCOL.md. Runs on the Transport's service thread, so it only
-/// reads: locked metrics, the Store's read pool, files.
+/// The dynamic HTTP endpoints of docs/PROTOCOL.md. They run on the Transport's service thread,
+/// which also fans out to every phone, so each answer is something already made: locked
+/// counters, exports rendered by the Coordinator when a gather ends, files read at start.
 struct HTTPRoutes: Sendable {
-    let store: SQLiteStore
     let metrics: CoordinatorMetrics
+    let exports: ExportDocuments
     let connections: @Sendable () -> Int
     let fanOut: @Sendable () -> FanOutMetrics.Reading
-    let caCertificatePath: String?
+    /// The generated CA, read once at start; nil with the user's own certificate.
+    let caCertificate: [UInt8]?
     let links: ServerLinks
 
     func respond(to request: HTTPRequest) -> HTTPResponse? {
         switch request.path {
         case "/healthz":
             let reading = metrics.read()
-            return json("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())}")
+            return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())}".utf8))
         case "/metrics":
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
                                 body: Array(PrometheusText.render(metrics.read(), fanOut: fanOut(), connections: connections()).utf8))
         case "/api/history.json":
-            return history { HTTPResponse(status: 200, contentType: "application/json; charset=utf-8",
-                                          body: HistoryPresenter.json($0)) }
+            return json(exports.read().historyJSON)
         case "/api/history.csv":
-            return history {
-                HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: Array(HistoryExport.csv($0).utf8),
-                             extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-history.csv\"")])
-            }
+            return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: exports.read().historyCSV,
+                                extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-history.csv\"")])
         case "/qr.svg":
             let page = request.query == "page=organiser" ? "/organiser.html" : "/"
             guard let svg = links.qrCodeSVG(path: page) else { return nil }
             return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(svg.utf8))
         case "/ca.pem":
-            guard let caCertificatePath, let pem = FileManager.default.contents(atPath: caCertificatePath) else {
-                return nil
-            }
-            return HTTPResponse(status: 200, contentType: "application/x-pem-file", body: Array(pem),
+            guard let caCertificate else { return nil }
+            return HTTPResponse(status: 200, contentType: "application/x-pem-file", body: caCertificate,
                                 extraHeaders: [("Content-Disposition",
                                                 "attachment; filename=\"football-gather-live-ca.pem\"")])
         default:
@@ -47,15 +41,7 @@ struct HTTPRoutes: Sendable {
         }
     }
 
-    private func history(_ render: ([HistoryEntry]) -> HTTPResponse) -> HTTPResponse {
-        do {
-            return render(try store.allHistory())
-        } catch {
-            return json("{\"error\":\"history could not be read\"}", status: 500)
-        }
-    }
-
-    private func json(_ text: String, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json; charset=utf-8", body: Array(text.utf8))
+    private func json(_ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: 200, contentType: "application/json; charset=utf-8", body: body)
     }
 }

@@ -16,13 +16,13 @@ enum PrometheusText {
         metric("gather_organisers_online", "gauge", "Distinct organisers connected.")
         out += "gather_organisers_online \(reading.organisersOnline)\n"
         metric("gather_commands_applied_total", "counter", "Commands acknowledged.")
-        out += "gather_commands_applied_total \(reading.commandsApplied)\n"
+        out += "gather_commands_applied_total \(reading.decisions.commandsApplied)\n"
         metric("gather_commands_rejected_total", "counter", "Commands rejected, by code.")
-        for (code, count) in reading.rejectionsByCode.sorted(by: { $0.key < $1.key }) {
+        for (code, count) in reading.decisions.rejectionsByCode.sorted(by: { $0.key < $1.key }) {
             out += "gather_commands_rejected_total{code=\"\(code)\"} \(count)\n"
         }
         metric("gather_errors_total", "counter", "Messages answered with an error, by code.")
-        for (code, count) in reading.errorsByCode.sorted(by: { $0.key < $1.key }) {
+        for (code, count) in reading.decisions.errorsByCode.sorted(by: { $0.key < $1.key }) {
             out += "gather_errors_total{code=\"\(code)\"} \(count)\n"
         }
         metric("gather_tick_lateness_ms", "histogram", "How late countdown wake-ups ran, in ms.")

@@ -5,10 +5,6 @@ import Logging
 enum ServerLogging {
     nonisolated(unsafe) private static var bootstrapped = false
 
-    static func level(named name: String) -> Logger.Level? {
-        Logger.Level(rawValue: name.lowercased())
-    }
-
     static func makeLogger(level: Logger.Level) -> Logger {
         if !bootstrapped {
             bootstrapped = true
