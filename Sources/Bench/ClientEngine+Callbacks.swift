@@ -105,7 +105,7 @@ extension ClientEngine {
         case "presence":
             break
         default:
-            // PROTOCOL.md: a reply carries its request's id; a server that omits it is still answered.
+            // docs/PROTOCOL.md: a reply carries its request's id; a server that omits it is still answered.
             let id = summary.id ?? (summary.type.map(Self.replyTypes.contains) == true ? connection.awaitingReply : nil)
             if id != nil, id == connection.awaitingReply { connection.awaitingReply = nil }
             let reply = Reply(summary: summary, bytes: Array(bytes), receivedAt: now)

@@ -28,7 +28,7 @@ public struct CoordinatorEnvironment: Sendable {
         self.limits = limits
     }
 
-    /// The numbers of PROTOCOL.md, in one place.
+    /// The numbers of docs/PROTOCOL.md, in one place.
     public struct Limits: Sendable {
         public var commandBurst = 100.0
         public var commandsPerSecond = 20.0

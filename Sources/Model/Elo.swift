@@ -22,7 +22,7 @@ public enum MatchOutcome: Sendable, CaseIterable {
     }
 }
 
-/// The players' ratings of PROTOCOL.md "Players' records": a team-level Elo in which every
+/// The players' ratings of docs/PROTOCOL.md "Players' records": a team-level Elo in which every
 /// player of a team moves by the same amount, so a newcomer on a strong team is judged by the
 /// team's result rather than by goals, which depend on position.
 public enum Elo {

@@ -1,4 +1,4 @@
-/// A player's record over finished gathers (PROTOCOL.md "Players' records"), as `stats` on the
+/// A player's record over finished gathers (docs/PROTOCOL.md "Players' records"), as `stats` on the
 /// wire.
 public struct PlayerStats: Equatable, Sendable, Codable {
     public static let zero = PlayerStats()

@@ -25,7 +25,7 @@ public struct BalancedTeams: Equatable, Sendable {
     }
 }
 
-/// Fair teams (PROTOCOL.md "Fair teams"): team sizes differ by at most one, goalkeepers are
+/// Fair teams (docs/PROTOCOL.md "Fair teams"): team sizes differ by at most one, goalkeepers are
 /// split so that their counts differ by at most one, and among those splits the rating sums are
 /// as close as possible.
 ///

@@ -6,8 +6,8 @@ struct LocalSearchSplit {
     /// Searches started: the greedy draft, then shuffled ones, which get out of the local optima
     /// that small squads just past the exact limit can fall into.
     static let starts = 16
-    /// Rounds per search. A round costs about n² + n²/2·log n steps (some 8 µs for 60 players in
-    /// a release build), so even 16 × 100 rounds stay far inside the protocol's 200 ms; searches
+    /// Rounds per search. A round costs about n² + n²/2·log n steps, so even 16 × 100 rounds stay
+    /// far inside the protocol's 200 ms for 60 players (README: balancer timings); searches
     /// usually end, with no improving move left, within 20 rounds.
     static let roundBudget = 100
     /// Any fixed value: the shuffles only need to be the same every time.

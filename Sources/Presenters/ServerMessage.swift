@@ -5,7 +5,7 @@ public enum Role: String, Sendable {
     case spectator, organiser
 }
 
-/// Codes of `error` messages (PROTOCOL.md: "Server → client").
+/// Codes of `error` messages (docs/PROTOCOL.md: "Server → client").
 public enum ErrorCode: String, Sendable {
     case badJSON = "bad_json"
     case badMessage = "bad_message"

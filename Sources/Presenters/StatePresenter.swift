@@ -1,6 +1,6 @@
 import GatherModel
 
-/// The `state` object of PROTOCOL.md, shared by every audience.
+/// The `state` object of docs/PROTOCOL.md, shared by every audience.
 public enum StatePresenter {
     public static func json(_ state: GatherState, now: Int64) -> JSONValue {
         [

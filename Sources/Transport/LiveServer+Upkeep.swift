@@ -40,7 +40,7 @@ extension LiveServer {
     /// first sweep that finds the connection with something to write, and every writable turn
     /// stops it: nothing on the broadcast path, and a socket that stays full (which never gets
     /// the writable turn) is caught. lws's own per-connection timeouts would cost O(n²) per
-    /// fan-out in 4.1's single sorted timer list (88% of the server's CPU at 10,000).
+    /// fan-out in 4.1's single sorted timer list.
     private func stalled(_ connection: LiveConnection, now: UInt64, limit: UInt64) -> Bool {
         guard connection.closing != nil || connection.outbox.hasPending(shared) else {
             connection.waitingSince = nil

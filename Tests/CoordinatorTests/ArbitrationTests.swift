@@ -4,7 +4,7 @@ import GatherModel
 import GatherPresenters
 import XCTest
 
-/// PROTOCOL.md "Arbitration between organisers": exactly once, and no silent overwrite.
+/// docs/PROTOCOL.md "Arbitration between organisers": exactly once, and no silent overwrite.
 final class ArbitrationTests: XCTestCase {
     private var harness: CoordinatorHarness!
     private var ann: ConnectionID!

@@ -1,7 +1,7 @@
 import GatherModel
 import XCTest
 
-/// The ratings of PROTOCOL.md "Players' records", against values worked out by hand:
+/// The ratings of docs/PROTOCOL.md "Players' records", against values worked out by hand:
 /// E = 1 / (1 + 10^((R_them − R_us) / 400)), delta = round(32 × (S − E)).
 final class EloTests: XCTestCase {
     func testPlayersStartFromTheirSkillAndNoSkillCountsAsAmateur() {

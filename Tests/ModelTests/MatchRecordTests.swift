@@ -2,7 +2,7 @@ import Foundation
 import GatherModel
 import XCTest
 
-/// What one finished gather adds to its players' records (PROTOCOL.md "Players' records").
+/// What one finished gather adds to its players' records (docs/PROTOCOL.md "Players' records").
 final class MatchRecordTests: XCTestCase {
     func testAWonGatherCreditsResultsGoalsAndAssistsToTheTwoTeams() {
         // Team A (1, 2) 1200 and 1400, mean 1300; Team B (3, 4) both 1300: E = 0.5 for both.

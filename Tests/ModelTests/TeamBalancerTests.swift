@@ -1,7 +1,7 @@
 import GatherModel
 import XCTest
 
-/// Fair teams (PROTOCOL.md "Fair teams"): sizes and goalkeepers within one, the closest rating
+/// Fair teams (docs/PROTOCOL.md "Fair teams"): sizes and goalkeepers within one, the closest rating
 /// sums, and always the same teams for the same players.
 final class TeamBalancerTests: XCTestCase {
     // MARK: - Against every split

@@ -2,7 +2,7 @@ import GatherModel
 import GatherPresenters
 import XCTest
 
-/// PROTOCOL.md: "A `score` change in a gather of 22 players is a patch of at most 512 bytes",
+/// docs/PROTOCOL.md: "A `score` change in a gather of 22 players is a patch of at most 512 bytes",
 /// on a state shaped like the gather.v2 snapshot a phone holds mid-match.
 final class JSONPatchGoalSizeTests: XCTestCase {
     private static let names = ["Ann", "Bea", "Cal", "Dev", "Eli", "Fin", "Gus", "Hal", "Ivo", "Jon", "Kai",

@@ -2,7 +2,7 @@ import GatherModel
 import GatherPresenters
 import XCTest
 
-/// Every server message in the exact shape PROTOCOL.md gives, as a client parses it.
+/// Every server message in the exact shape docs/PROTOCOL.md gives, as a client parses it.
 final class MessagePresenterTests: XCTestCase {
     private func parsed(_ message: ServerMessage) throws -> JSONValue {
         try JSONValue.parse(MessagePresenter.bytes(message)).get()

@@ -1,7 +1,8 @@
 """Start the real `gather` binary and talk gather.v1 to it over verified wss.
 
-Shared by every end-to-end test: no mocks, a free loopback port, temporary data and
-certificate folders, and a client that trusts only the CA the server generated.
+Shared by every end-to-end test: no mocks, `--port 0` (the server picks a free loopback port
+and prints it), temporary data and certificate folders, and a client that trusts only the CA
+the server generated.
 """
 from __future__ import annotations
 
@@ -28,12 +29,6 @@ INVITE = "TESTCODE1"
 PASSWORD = "correct horse battery"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class GatherServer:
     """One real `gather serve` process on loopback."""
 
@@ -42,7 +37,9 @@ class GatherServer:
         self._tmp = tempfile.TemporaryDirectory(prefix="gather-e2e-")
         self.data_dir = data_dir or os.path.join(self._tmp.name, "data")
         self.cert_dir = cert_dir or os.path.join(self._tmp.name, "certs")
-        self.port = port or free_port()
+        # 0 until the first start: the server picks a free port and prints it; a restart on the
+        # same folders reuses it, so pages and clients find the server where it was.
+        self.port = port or 0
         self.invite_code = invite_code
         self.extra_args = extra_args
         self.process: subprocess.Popen | None = None
@@ -64,6 +61,7 @@ class GatherServer:
             for line in stream:
                 sink.append(line.rstrip("\n"))
                 if marker and line.startswith("gather: listening on port"):
+                    self.port = int(line.rsplit(" ", 1)[1])
                     ready.set()
         threading.Thread(target=pump, args=(self.process.stdout, self.output, True), daemon=True).start()
         threading.Thread(target=pump, args=(self.process.stderr, self.errors, False), daemon=True).start()
@@ -176,7 +174,7 @@ class Live:
                                 timeout)
 
     async def session_reply(self, request_id: str, timeout: float = 10) -> dict:
-        """`session` carries no id (PROTOCOL.md); an `error` for the request does."""
+        """`session` carries no id (docs/PROTOCOL.md); an `error` for the request does."""
         return await self.until(lambda m: m["type"] == "session" or (m["type"] == "error" and m.get("id") == request_id),
                                 timeout)
 

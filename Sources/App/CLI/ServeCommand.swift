@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// `gather serve`: start the server with the options of DESIGN.md.
+/// `gather serve`: start the server with the options of the README.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
