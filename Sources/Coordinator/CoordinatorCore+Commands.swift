@@ -40,7 +40,7 @@ extension CoordinatorCore {
                 try commit(next, entry: entry, into: &effects)
                 tally.commandsApplied += 1
                 effects.append(.send(client, .ack(id: id, version: version)))
-                rescheduleCountdown(into: &effects)
+                rescheduleCountdowns(into: &effects)
             }
         } catch {
             logger.error("command failed inside the server", metadata: [
@@ -75,7 +75,7 @@ extension CoordinatorCore {
         }
         var next = state
         // Only a new gather draws an id, so ids are not spent on every command.
-        let gatherID = if case .createGather = decoded { environment.newGatherID() } else { "" }
+        let gatherID = decoded.createsGather ? environment.newGatherID() : ""
         let context = ActionContext(now: now, by: organiser, newGatherID: gatherID)
         switch GatherRules.apply(decoded, to: &next, context: context) {
         case .failure(let rejection): return .rejected(rejection)
@@ -107,14 +107,15 @@ extension CoordinatorCore {
 
     // MARK: - Countdown
 
-    /// Finishes a running timer whose end has passed. Returns whether it did.
+    /// Finishes every running timer whose end has passed, in one change. Returns whether it did.
     @discardableResult
-    func expireTimerIfDue(into effects: inout [Effect]) -> Bool {
+    func expireTimersIfDue(into effects: inout [Effect]) -> Bool {
         let now = environment.now()
         var next = state
-        guard GatherRules.expireTimer(&next, now: now) else { return false }
+        let expired = GatherRules.expireTimers(&next, now: now)
+        guard !expired.isEmpty else { return false }
         let entry = JournalEntry(version: version + 1, organiser: nil, commandID: nil, kind: "timerExpired",
-                                 subjects: [.timer], at: now)
+                                 subjects: Set(expired.map(Subject.timer)), at: now)
         do {
             try commit(next, entry: entry, into: &effects)
             return true
@@ -125,21 +126,24 @@ extension CoordinatorCore {
         }
     }
 
-    /// Wakes on each whole second of the remaining time, and at zero.
-    func rescheduleCountdown(into effects: inout [Effect]) {
-        var wake: Int64?
-        if let timer = state.gather?.timer, timer.status == .running, let endsAt = timer.endsAt {
-            let now = environment.now()
+    /// One wake-up per running timer: on each whole second of its remaining time, and at zero.
+    /// Timers that stopped (or whose pitch is gone) have their wake-up cancelled.
+    func rescheduleCountdowns(into effects: inout [Effect]) {
+        let now = environment.now()
+        var wanted: [Pitch.ID: Int64] = [:]
+        for pitch in state.pitches {
+            guard let timer = pitch.gather?.timer, timer.status == .running, let endsAt = timer.endsAt else { continue }
             let remaining = endsAt - now
             if remaining <= 0 {
-                wake = now + 1000 // the save failed; try again shortly
+                wanted[pitch.id] = now + 1000  // the save failed; try again shortly
             } else {
                 let toNextSecond = remaining % 1000 == 0 ? 1000 : remaining % 1000
-                wake = now + min(toNextSecond, remaining)
+                wanted[pitch.id] = now + min(toNextSecond, remaining)
             }
         }
-        guard wake != countdownWake else { return }
-        countdownWake = wake
-        effects.append(.scheduleCountdown(at: wake))
+        for pitch in Set(wanted.keys).union(countdownWakes.keys).sorted() where wanted[pitch] != countdownWakes[pitch] {
+            countdownWakes[pitch] = wanted[pitch]
+            effects.append(.scheduleCountdown(pitch: pitch, at: wanted[pitch]))
+        }
     }
 }

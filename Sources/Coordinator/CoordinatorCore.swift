@@ -23,7 +23,8 @@ public final class CoordinatorCore {
     var clients = ClientRegistry()
     var arbiter: Arbiter
     var failures: FailureLimiter
-    var countdownWake: Int64?
+    /// The wake-up each running timer has asked for, by pitch.
+    var countdownWakes: [Pitch.ID: Int64] = [:]
     var publishedPresence = Presence(organisers: [], spectators: 0)
     var presencePublishedAt: Int64 = .min
     var presenceWakeScheduled = false
@@ -47,10 +48,10 @@ public final class CoordinatorCore {
     /// Always publishes the state once, so the Transport has a snapshot for the first phone.
     public func start() -> [Effect] {
         var effects: [Effect] = []
-        if !expireTimerIfDue(into: &effects) {
+        if !expireTimersIfDue(into: &effects) {
             effects.append(.publishSnapshot(version: version, state: state))
         }
-        rescheduleCountdown(into: &effects)
+        rescheduleCountdowns(into: &effects)
         return effects
     }
 
@@ -70,14 +71,15 @@ public final class CoordinatorCore {
             guard clients[client] != nil else { break }
             // A command that lands in the few ms between zero and the countdown's wake-up
             // sees the timer finished, as it is, rather than running at 00:00.
-            if expireTimerIfDue(into: &effects) { rescheduleCountdown(into: &effects) }
+            if expireTimersIfDue(into: &effects) { rescheduleCountdowns(into: &effects) }
             receive(text, from: client, into: &effects)
-        case .countdownWoke:
-            countdownWake = nil
-            if !expireTimerIfDue(into: &effects), let timer = state.gather?.timer, timer.status == .running {
-                effects.append(.publishTick(timer))
+        case .countdownWoke(let pitch):
+            countdownWakes[pitch] = nil
+            if !expireTimersIfDue(into: &effects), let timer = state.pitch(pitch)?.gather?.timer,
+               timer.status == .running {
+                effects.append(.publishTick(pitch: pitch, timer: timer))
             }
-            rescheduleCountdown(into: &effects)
+            rescheduleCountdowns(into: &effects)
         case .presenceWoke:
             presenceWakeScheduled = false
         case .passwordHashed(let job, let encodedHash):

@@ -7,7 +7,8 @@ public enum CoordinatorEvent: Equatable, Sendable {
     case clientConnected(ConnectionID, address: String)
     case clientDisconnected(ConnectionID)
     case messageReceived(ConnectionID, text: String)
-    case countdownWoke
+    /// The countdown of that pitch's running timer came due.
+    case countdownWoke(pitch: Pitch.ID)
     case presenceWoke
     case passwordHashed(PasswordJob, encodedHash: String)
     case passwordChecked(PasswordJob, matches: Bool)
@@ -21,10 +22,10 @@ public enum Effect: Equatable, Sendable {
     case greet(ConnectionID, ServerMessage)
     case send(ConnectionID, ServerMessage)
     case publishSnapshot(version: Int, state: GatherState)
-    case publishTick(MatchTimer)
+    case publishTick(pitch: Pitch.ID, timer: MatchTimer)
     case publishPresence(organisers: [String], spectators: Int)
-    /// Wake the countdown at this instant (epoch ms); nil cancels the wake-up.
-    case scheduleCountdown(at: Int64?)
+    /// Wake that pitch's countdown at this instant (epoch ms); nil cancels the wake-up.
+    case scheduleCountdown(pitch: Pitch.ID, at: Int64?)
     case schedulePresence(at: Int64)
     /// Run the slow KDF off the Coordinator's queue, then report `passwordHashed`.
     case hashPassword(PasswordJob)

@@ -32,8 +32,8 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
     private let deliver: @Sendable ([Delivery]) -> Void
     private let kdfQueue = DispatchQueue(label: "gather.kdf", qos: .utility, attributes: .concurrent)
     private let logger: Logger
-    private var countdownTimer: DispatchSourceTimer?
-    private var countdownDueAt: Int64?
+    /// One countdown per running timer, all on the Coordinator's queue.
+    private var countdownTimers: [Pitch.ID: (timer: DispatchSourceTimer, dueAt: Int64)] = [:]
     private var presenceTimer: DispatchSourceTimer?
 
     /// Loads the durable state and the whole history for the exports; throws when the Store cannot.
@@ -57,9 +57,9 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
     /// Cancels the timers; the Store stays as committed.
     public func stop() {
         queue.sync {
-            countdownTimer?.cancel()
+            countdownTimers.values.forEach { $0.timer.cancel() }
             presenceTimer?.cancel()
-            countdownTimer = nil
+            countdownTimers = [:]
             presenceTimer = nil
         }
     }
@@ -94,14 +94,15 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
                 deliveries.append(.publishSnapshot(
                     version: version, bytes: MessagePresenter.bytes(.snapshot(version: version, state: state, now: now))))
                 exports.follow(recent: state.history)
-            case .publishTick(let timer):
-                deliveries.append(.publishTick(MessagePresenter.bytes(.tick(timer: timer, now: now))))
+            case .publishTick(let pitch, let timer):
+                deliveries.append(.publishTick(pitch: pitch, bytes: MessagePresenter.bytes(.tick(pitch: pitch, timer: timer,
+                                                                                               now: now))))
             case .publishPresence(let organisers, let spectators):
                 metrics.setPresence(organisers: organisers.count, spectators: spectators)
                 deliveries.append(.publishPresence(MessagePresenter.bytes(.presence(organisers: organisers,
                                                                                    spectators: spectators))))
-            case .scheduleCountdown(let at):
-                scheduleCountdown(at: at)
+            case .scheduleCountdown(let pitch, let at):
+                scheduleCountdown(pitch: pitch, at: at)
             case .schedulePresence(let at):
                 presenceTimer = makeTimer(at: at, previous: presenceTimer) { [weak self] in
                     guard let self else { return }
@@ -123,18 +124,20 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
         if !deliveries.isEmpty { deliver(deliveries) }
     }
 
-    private func scheduleCountdown(at: Int64?) {
-        countdownDueAt = at
+    private func scheduleCountdown(pitch: Pitch.ID, at: Int64?) {
+        let previous = countdownTimers.removeValue(forKey: pitch)
         guard let at else {
-            countdownTimer?.cancel()
-            countdownTimer = nil
+            previous?.timer.cancel()
             return
         }
-        countdownTimer = makeTimer(at: at, previous: countdownTimer) { [weak self] in
+        let timer = makeTimer(at: at, previous: previous?.timer) { [weak self] in
             guard let self else { return }
-            if let due = self.countdownDueAt { self.metrics.recordTickLateness(ms: self.environment.now() - due) }
-            self.execute(self.core.handle(.countdownWoke))
+            if let due = self.countdownTimers[pitch]?.dueAt {
+                self.metrics.recordTickLateness(ms: self.environment.now() - due)
+            }
+            self.execute(self.core.handle(.countdownWoke(pitch: pitch)))
         }
+        countdownTimers[pitch] = (timer, at)
     }
 
     /// A one-shot timer on the Coordinator's queue with a tight leeway, so ticks land on the second.

@@ -21,7 +21,8 @@ public enum Delivery: Sendable, Equatable {
     case send(ConnectionID, [UInt8])
     /// Each connection gets the newest version it has not had; older ones are skipped.
     case publishSnapshot(version: Int, bytes: [UInt8])
-    case publishTick([UInt8])
+    /// The countdown of one pitch; gather.v1 connections follow pitch 1's only.
+    case publishTick(pitch: Int, bytes: [UInt8])
     case publishPresence([UInt8])
 }
 

@@ -5,12 +5,39 @@ public enum Action: Equatable, Sendable {
     case editPlayer(Player.ID, PlayerChanges)
     case removePlayer(Player.ID)
 
-    // MARK: Gather
+    // MARK: Pitches
+    case addPitch(name: String)
+    case renamePitch(Pitch.ID, name: String)
+    case removePitch(Pitch.ID)
+
+    // MARK: A pitch's gather
+    case onPitch(Pitch.ID, GatherAction)
+
+    public var kind: String {
+        switch self {
+        case .addPlayer: "addPlayer"
+        case .editPlayer: "editPlayer"
+        case .removePlayer: "removePlayer"
+        case .addPitch: "addPitch"
+        case .renamePitch: "renamePitch"
+        case .removePitch: "removePitch"
+        case .onPitch(_, let action): action.kind
+        }
+    }
+}
+
+/// What organisers do to one pitch's gather.
+public enum GatherAction: Equatable, Sendable {
     case createGather(playerIDs: [Player.ID])
     case assign(Player.ID, to: Placement)
     case renameTeam(TeamSide, name: String)
     case startGather
-    case score(TeamSide, delta: Int)
+    /// +1 may name the scorer and the assist; −1 cancels the team's latest goal still standing.
+    case score(TeamSide, delta: Int, scorer: Player.ID? = nil, assist: Player.ID? = nil)
+    /// Names (or, with nil, clears) the scorer of goal `seq` a moment after the +1.
+    case setScorer(seq: Int, scorer: Player.ID?, assist: Player.ID?)
+    case cancelGoal(seq: Int)
+    case balanceTeams
     case setTimer(minutes: Int, seconds: Int)
     case startTimer
     case pauseTimer
@@ -20,14 +47,14 @@ public enum Action: Equatable, Sendable {
 
     public var kind: String {
         switch self {
-        case .addPlayer: "addPlayer"
-        case .editPlayer: "editPlayer"
-        case .removePlayer: "removePlayer"
         case .createGather: "createGather"
         case .assign: "assign"
         case .renameTeam: "renameTeam"
         case .startGather: "startGather"
         case .score: "score"
+        case .setScorer: "setScorer"
+        case .cancelGoal: "cancelGoal"
+        case .balanceTeams: "balanceTeams"
         case .setTimer: "setTimer"
         case .startTimer: "startTimer"
         case .pauseTimer: "pauseTimer"
@@ -38,49 +65,84 @@ public enum Action: Equatable, Sendable {
     }
 }
 
-/// What a change touches, for arbitration: two changes conflict only when their subjects meet.
-public enum Subject: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// A player's details and their place in the line-up.
-    case player(Player.ID)
-    case score(TeamSide)
-    case teamName(TeamSide)
-    case timer
-    /// The gather's existence and phase.
-    case gather
+// MARK: - Pitch 1 shorthands
 
+/// Gather actions without a `pitch` mean pitch 1, on the wire and in code alike.
+extension Action {
+    public static func createGather(playerIDs: [Player.ID]) -> Action { .onPitch(Pitch.firstID, .createGather(playerIDs: playerIDs)) }
+    public static func assign(_ id: Player.ID, to placement: Placement) -> Action { .onPitch(Pitch.firstID, .assign(id, to: placement)) }
+    public static func renameTeam(_ side: TeamSide, name: String) -> Action { .onPitch(Pitch.firstID, .renameTeam(side, name: name)) }
+    public static var startGather: Action { .onPitch(Pitch.firstID, .startGather) }
+    public static func score(_ side: TeamSide, delta: Int, scorer: Player.ID? = nil, assist: Player.ID? = nil) -> Action {
+        .onPitch(Pitch.firstID, .score(side, delta: delta, scorer: scorer, assist: assist))
+    }
+    public static func setTimer(minutes: Int, seconds: Int) -> Action { .onPitch(Pitch.firstID, .setTimer(minutes: minutes, seconds: seconds)) }
+    public static var startTimer: Action { .onPitch(Pitch.firstID, .startTimer) }
+    public static var pauseTimer: Action { .onPitch(Pitch.firstID, .pauseTimer) }
+    public static var resetTimer: Action { .onPitch(Pitch.firstID, .resetTimer) }
+    public static var endGather: Action { .onPitch(Pitch.firstID, .endGather) }
+    public static var cancelGather: Action { .onPitch(Pitch.firstID, .cancelGather) }
+
+    /// Whether this action starts a gather (only those draw a new gather id).
+    public var createsGather: Bool {
+        if case .onPitch(_, .createGather) = self { return true }
+        return false
+    }
+}
+
+// MARK: - Arbitration subjects
+
+/// What a change touches, for arbitration: two changes conflict only when their subjects meet.
+/// Everything about a gather is per pitch, so "+1 Team A" on pitch 2 never meets pitch 1's.
+public enum Subject: Hashable, Sendable, CustomStringConvertible {
+    /// A player's details and their place in a line-up.
+    case player(Player.ID)
+    /// A pitch's name and existence.
+    case pitch(Pitch.ID)
+    case score(Pitch.ID, TeamSide)
+    case teamName(Pitch.ID, TeamSide)
+    case timer(Pitch.ID)
+    /// The gather's existence and phase on that pitch.
+    case gather(Pitch.ID)
+    /// One goal of the pitch's gather: its scorer, its assist, whether it stands.
+    case goal(Pitch.ID, seq: Int)
+
+    /// Stored in the journal. Pitch 1's subjects keep the first release's spelling ("score:A"),
+    /// so journals written before pitches existed read back as pitch 1's.
     public var description: String {
+        func on(_ pitch: Pitch.ID, _ text: String) -> String { pitch == Pitch.firstID ? text : "\(text)@\(pitch)" }
         switch self {
-        case .player(let id): "player:\(id)"
-        case .score(let side): "score:\(side.rawValue)"
-        case .teamName(let side): "teamName:\(side.rawValue)"
-        case .timer: "timer"
-        case .gather: "gather"
+        case .player(let id): return "player:\(id)"
+        case .pitch(let id): return "pitch:\(id)"
+        case .score(let pitch, let side): return on(pitch, "score:\(side.rawValue)")
+        case .teamName(let pitch, let side): return on(pitch, "teamName:\(side.rawValue)")
+        case .timer(let pitch): return on(pitch, "timer")
+        case .gather(let pitch): return on(pitch, "gather")
+        case .goal(let pitch, let seq): return on(pitch, "goal:\(seq)")
         }
     }
 
     public init?(description: String) {
-        let parts = description.split(separator: ":", maxSplits: 1).map(String.init)
+        var text = Substring(description)
+        var pitch = Pitch.firstID
+        if let at = text.lastIndex(of: "@") {
+            guard let number = Int(text[text.index(after: at)...]), number > 0 else { return nil }
+            pitch = number
+            text = text[..<at]
+        }
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         switch (parts.first, parts.count == 2 ? parts[1] : nil) {
         case ("player", let id?): guard let id = Int(id) else { return nil }; self = .player(id)
-        case ("score", let side?): guard let side = TeamSide(rawValue: side) else { return nil }; self = .score(side)
-        case ("teamName", let side?): guard let side = TeamSide(rawValue: side) else { return nil }; self = .teamName(side)
-        case ("timer", nil): self = .timer
-        case ("gather", nil): self = .gather
+        case ("pitch", let id?): guard let id = Int(id) else { return nil }; self = .pitch(id)
+        case ("score", let side?): guard let side = TeamSide(rawValue: side) else { return nil }; self = .score(pitch, side)
+        case ("teamName", let side?):
+            guard let side = TeamSide(rawValue: side) else { return nil }
+            self = .teamName(pitch, side)
+        case ("timer", nil): self = .timer(pitch)
+        case ("gather", nil): self = .gather(pitch)
+        case ("goal", let seq?): guard let seq = Int(seq) else { return nil }; self = .goal(pitch, seq: seq)
         default: return nil
         }
-    }
-
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let subject = Subject(description: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad subject \(text)"))
-        }
-        self = subject
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 
     /// A phrase for conflict messages: "Ann changed Team A's score 12 s ago".
@@ -89,11 +151,20 @@ public enum Subject: Hashable, Sendable, Codable, CustomStringConvertible {
         case .player(let id):
             if let player = state.player(id) { return "\(player.name)'s details or place" }
             return "that player"
-        case .score(let side): return "\(state.gather?[side].name ?? "Team \(side.rawValue)")'s score"
-        case .teamName(let side): return "the name of Team \(side.rawValue)"
-        case .timer: return "the timer"
-        case .gather: return "the gather"
+        case .pitch(let id): return "\(state.pitch(id)?.name ?? "that pitch")"
+        case .score(let pitch, let side):
+            return "\(state.pitch(pitch)?.gather?[side].name ?? "Team \(side.rawValue)")'s score\(location(pitch, state))"
+        case .teamName(let pitch, let side): return "the name of Team \(side.rawValue)\(location(pitch, state))"
+        case .timer(let pitch): return "the timer\(location(pitch, state))"
+        case .gather(let pitch): return "the gather\(location(pitch, state))"
+        case .goal(let pitch, let seq): return "goal #\(seq)\(location(pitch, state))"
         }
+    }
+
+    /// " on Pitch 2" once the venue has more than one pitch; nothing while there is one.
+    private func location(_ pitch: Pitch.ID, _ state: GatherState) -> String {
+        guard state.pitches.count > 1 else { return "" }
+        return " on \(state.pitch(pitch)?.name ?? Pitch.defaultName(for: pitch))"
     }
 }
 

@@ -6,6 +6,11 @@ public enum ActionDecoder {
     public static let favouriteTeamMaxLength = 50
     public static let ageRange = 1...99
     public static let clockRange = 0...59
+    /// A sanity bound on `playerIds` before the rules look at it (a gather holds at most 60).
+    public static let playerListLimit = 1000
+    /// Bytes per character allowed in text: the most UTF-8 needs for one scalar, so a "name"
+    /// of one letter with thousands of combining marks is refused by its size.
+    public static let bytesPerCharacter = 4
 
     public static func decode(_ json: JSONValue) -> Result<Action, Rejection> {
         do {
@@ -37,11 +42,26 @@ public enum ActionDecoder {
             return .editPlayer(id, changes)
         case "removePlayer":
             return .removePlayer(try playerID(json))
+        case "addPitch":
+            return .addPitch(name: try text(json["name"], field: "The pitch name", length: Pitch.nameLength)!)
+        case "renamePitch":
+            return .renamePitch(try pitchID(json, required: true),
+                                name: try text(json["name"], field: "The pitch name", length: Pitch.nameLength)!)
+        case "removePitch":
+            return .removePitch(try pitchID(json, required: true))
+        default:
+            let action = try gatherAction(kind, json)
+            return .onPitch(try pitchID(json, required: false), action)
+        }
+    }
+
+    private static func gatherAction(_ kind: String, _ json: JSONValue) throws -> GatherAction {
+        switch kind {
         case "createGather":
             guard case .array(let values)? = json["playerIds"] else {
                 throw invalid("Choose the players for the gather (\"playerIds\").")
             }
-            guard values.count <= 1000 else { throw invalid("A gather can hold at most 1000 players.") }
+            guard values.count <= playerListLimit else { throw invalid("A gather can hold at most \(ActiveGather.maximumPlayers) players.") }
             let ids = try values.map { value -> Int in
                 guard let id = value.intValue else { throw invalid("Player ids are whole numbers.") }
                 return id
@@ -57,7 +77,7 @@ public enum ActionDecoder {
             return .assign(id, to: to)
         case "renameTeam":
             let side = try team(json)
-            let name = try text(json["name"], field: "Team name", length: teamNameLength, required: true)
+            let name = try text(json["name"], field: "Team name", length: teamNameLength)
             return .renameTeam(side, name: name!)
         case "startGather": return .startGather
         case "score":
@@ -65,7 +85,22 @@ public enum ActionDecoder {
             guard let delta = json["delta"]?.intValue, delta == 1 || delta == -1 else {
                 throw invalid("A score change is +1 or -1 (\"delta\").")
             }
-            return .score(side, delta: delta)
+            let scorer = try optionalPlayerID(json["playerId"], field: "playerId")
+            let assist = try optionalPlayerID(json["assistId"], field: "assistId")
+            guard delta == 1 || (scorer == nil && assist == nil) else {
+                throw invalid("Only a goal (+1) names a scorer; to take a goal back, say which with cancelGoal.")
+            }
+            return .score(side, delta: delta, scorer: scorer, assist: assist)
+        case "setScorer":
+            let seq = try goalSeq(json)
+            guard json["playerId"] != nil else {
+                throw invalid("Say who scored (\"playerId\"), or null to clear the scorer.")
+            }
+            return .setScorer(seq: seq, scorer: try optionalPlayerID(json["playerId"], field: "playerId"),
+                              assist: try optionalPlayerID(json["assistId"], field: "assistId"))
+        case "cancelGoal":
+            return .cancelGoal(seq: try goalSeq(json))
+        case "balanceTeams": return .balanceTeams
         case "setTimer":
             guard let minutes = json["minutes"]?.intValue, clockRange.contains(minutes),
                   let seconds = json["seconds"]?.intValue, clockRange.contains(seconds)
@@ -89,6 +124,28 @@ public enum ActionDecoder {
         return id
     }
 
+    /// `pitch` is optional on gather actions (pitch 1) and required on pitch actions.
+    private static func pitchID(_ json: JSONValue, required: Bool) throws -> Pitch.ID {
+        guard let value = json["pitch"] else {
+            if required { throw invalid("Say which pitch (\"pitch\", a number).") }
+            return Pitch.firstID
+        }
+        guard let id = value.intValue else { throw invalid("\"pitch\" is a pitch's number.") }
+        return id
+    }
+
+    /// Absent or null: nobody named.
+    private static func optionalPlayerID(_ value: JSONValue?, field: String) throws -> Player.ID? {
+        guard let value, !value.isNull else { return nil }
+        guard let id = value.intValue else { throw invalid("\"\(field)\" is a player's id (a number) or null.") }
+        return id
+    }
+
+    private static func goalSeq(_ json: JSONValue) throws -> Int {
+        guard let seq = json["seq"]?.intValue else { throw invalid("Say which goal (\"seq\", a number).") }
+        return seq
+    }
+
     private static func team(_ json: JSONValue) throws -> TeamSide {
         guard let side = json["team"]?.stringValue.flatMap(TeamSide.init(rawValue:)) else {
             throw invalid("\"team\" must be \"A\" or \"B\".")
@@ -99,7 +156,7 @@ public enum ActionDecoder {
     private static func playerChanges(_ json: JSONValue) throws -> PlayerChanges {
         var changes = PlayerChanges()
         if let value = json["name"] {
-            changes.name = try text(value, field: "The name", length: nameLength, required: true)
+            changes.name = try text(value, field: "The name", length: nameLength)
         }
         changes.age = try field(json["age"]) { value in
             guard let age = value.intValue, ageRange.contains(age) else {
@@ -120,8 +177,7 @@ public enum ActionDecoder {
             return position
         }
         changes.favouriteTeam = try field(json["favouriteTeam"]) { value in
-            guard let team = try text(value, field: "The favourite team", length: 0...favouriteTeamMaxLength,
-                                      required: false)
+            guard let team = try text(value, field: "The favourite team", length: 0...favouriteTeamMaxLength)
             else { throw invalid("The favourite team must be text.") }
             return team
         }
@@ -137,16 +193,22 @@ public enum ActionDecoder {
         return .set(try read(value))
     }
 
-    /// Trimmed text within `length` characters, with no control characters.
-    private static func text(_ value: JSONValue?, field: String, length: ClosedRange<Int>, required: Bool) throws
-        -> String?
-    {
+    /// Trimmed text within `length` characters and `bytesPerCharacter` bytes per character, with
+    /// no control characters and no invisible format characters (bidi overrides, zero-width
+    /// marks), which could make one name look like another's or reorder what a phone shows.
+    static func text(_ value: JSONValue?, field: String, length: ClosedRange<Int>) throws -> String? {
         guard let raw = value?.stringValue else {
             throw invalid("\(field) must be text of \(length.lowerBound)–\(length.upperBound) characters.")
         }
         let trimmed = raw.trimmingWhitespace()
+        guard trimmed.utf8.count <= length.upperBound * bytesPerCharacter else {
+            throw invalid("\(field) is too long: at most \(length.upperBound) characters.")
+        }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw invalid("\(field) cannot contain control characters.")
+        }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) else {
+            throw invalid("\(field) cannot contain invisible formatting characters.")
         }
         guard length.contains(trimmed.count) else {
             throw invalid("\(field) must be \(length.lowerBound)–\(length.upperBound) characters long.")

@@ -47,8 +47,12 @@ public enum Winner: String, Sendable, Codable {
     case A, B, draw
 }
 
-/// The one active gather: its line-up, score, countdown and timeline.
+/// A pitch's active gather: its line-up, score, countdown and timeline.
 public struct ActiveGather: Equatable, Sendable, Codable {
+    /// Line-up and timeline limits, so one organiser cannot make every snapshot unbounded.
+    public static let maximumPlayers = 60
+    public static let maximumEvents = 500
+
     public var id: String
     public var phase: Phase
     public var teamA: Team
@@ -88,17 +92,32 @@ public struct ActiveGather: Equatable, Sendable, Codable {
         bench.removeAll { $0 == playerID }
     }
 
-    mutating func record(_ kind: GatherEvent.Kind, team: TeamSide? = nil, at: Int64, matchMs: Int? = nil,
-                         by: String?) {
-        let seq = (events.last?.seq ?? 0) + 1
-        events.append(GatherEvent(seq: seq, kind: kind, team: team, at: at, matchMs: matchMs, by: by))
+    /// Appends an event with the next `seq` and returns it. The caller checks `hasRoomForEvents`
+    /// first for organisers' actions; the server's own `fullTime` is never refused.
+    @discardableResult
+    mutating func record(_ event: GatherEvent) -> Int {
+        var event = event
+        event.seq = (events.last?.seq ?? 0) + 1
+        events.append(event)
+        return event.seq
+    }
+
+    var hasRoomForEvents: Bool { events.count < Self.maximumEvents }
+
+    public func event(seq: Int) -> GatherEvent? {
+        events.first { $0.seq == seq }
+    }
+
+    /// The goals that still count, in order.
+    public var standingGoals: [GatherEvent] {
+        events.filter { $0.kind == .goal && $0.cancelled != true }
     }
 }
 
 /// One line of the gather's timeline.
 public struct GatherEvent: Equatable, Sendable, Codable {
     public enum Kind: String, Sendable, Codable {
-        case goal, goalCancelled, kickoff, timerSet, timerStarted, timerPaused, timerReset, fullTime
+        case goal, goalCancelled, kickoff, timerSet, timerStarted, timerPaused, timerReset, fullTime, teamsBalanced
     }
 
     public var seq: Int
@@ -107,14 +126,37 @@ public struct GatherEvent: Equatable, Sendable, Codable {
     public var at: Int64
     public var matchMs: Int?
     public var by: String?
+    /// A goal's scorer and assist (nil: not named).
+    public var playerId: Player.ID?
+    public var assistId: Player.ID?
+    /// A goal that a later `goalCancelled` took back.
+    public var cancelled: Bool?
+    /// On `goalCancelled`: the `seq` of the goal it cancels.
+    public var cancels: Int?
+    /// On `teamsBalanced`: the smallest difference between the teams' rating sums.
+    public var difference: Int?
 
-    public init(seq: Int, kind: Kind, team: TeamSide? = nil, at: Int64, matchMs: Int? = nil, by: String? = nil) {
+    public init(seq: Int, kind: Kind, team: TeamSide? = nil, at: Int64, matchMs: Int? = nil, by: String? = nil,
+                playerId: Player.ID? = nil, assistId: Player.ID? = nil, cancelled: Bool? = nil, cancels: Int? = nil,
+                difference: Int? = nil) {
         self.seq = seq
         self.kind = kind
         self.team = team
         self.at = at
         self.matchMs = matchMs
         self.by = by
+        self.playerId = playerId
+        self.assistId = assistId
+        self.cancelled = cancelled
+        self.cancels = cancels
+        self.difference = difference
+    }
+
+    /// A goal as it is recorded at +1: nobody named yet, not cancelled.
+    public static func goal(seq: Int = 0, team: TeamSide, at: Int64, matchMs: Int, by: String?,
+                            playerId: Player.ID? = nil, assistId: Player.ID? = nil) -> GatherEvent {
+        GatherEvent(seq: seq, kind: .goal, team: team, at: at, matchMs: matchMs, by: by, playerId: playerId,
+                    assistId: assistId, cancelled: false)
     }
 }
 
@@ -141,19 +183,59 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
         }
     }
 
+    /// A goal that counted, as history keeps it.
+    public struct Goal: Equatable, Sendable, Codable {
+        public var team: TeamSide
+        public var playerId: Player.ID?
+        public var assistId: Player.ID?
+        public var matchMs: Int
+
+        public init(team: TeamSide, playerId: Player.ID?, assistId: Player.ID?, matchMs: Int) {
+            self.team = team
+            self.playerId = playerId
+            self.assistId = assistId
+            self.matchMs = matchMs
+        }
+    }
+
     public var id: String
     public var endedAt: Int64
+    public var pitch: PitchReference
     public var teamA: Lineup
     public var teamB: Lineup
     public var score: Score
     public var winner: Winner
+    public var goals: [Goal]
 
-    public init(id: String, endedAt: Int64, teamA: Lineup, teamB: Lineup, score: Score) {
+    public init(id: String, endedAt: Int64, pitch: PitchReference = .first, teamA: Lineup, teamB: Lineup,
+                score: Score, goals: [Goal] = []) {
         self.id = id
         self.endedAt = endedAt
+        self.pitch = pitch
         self.teamA = teamA
         self.teamB = teamB
         self.score = score
         self.winner = score.winner
+        self.goals = goals
+    }
+
+    public subscript(side: TeamSide) -> Lineup { side == .A ? teamA : teamB }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, endedAt, pitch, teamA, teamB, score, winner, goals
+    }
+
+    /// Entries stored by the first release have no pitch and no goals: they were played on the
+    /// one pitch there was, and their scorers were never known.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        endedAt = try container.decode(Int64.self, forKey: .endedAt)
+        pitch = try container.decodeIfPresent(PitchReference.self, forKey: .pitch) ?? .first
+        teamA = try container.decode(Lineup.self, forKey: .teamA)
+        teamB = try container.decode(Lineup.self, forKey: .teamB)
+        score = try container.decode(Score.self, forKey: .score)
+        winner = try container.decode(Winner.self, forKey: .winner)
+        goals = try container.decodeIfPresent([Goal].self, forKey: .goals) ?? []
     }
 }

@@ -1,29 +1,65 @@
-/// Everything the server shares: the roster, the active gather and recent results.
+/// Everything the server shares: the roster, the venue's pitches with their gathers, and recent
+/// results.
 public struct GatherState: Equatable, Sendable, Codable {
     /// How many finished gathers the live state carries; the Store keeps all of them.
     public static let recentHistoryLimit = 20
+    /// The roster's size limit: a venue's regulars, with room to spare.
+    public static let maximumPlayers = 200
 
     /// Sorted by id.
     public var players: [Player]
-    public var gather: ActiveGather?
+    /// Sorted by id; pitch 1 is always there.
+    public var pitches: [Pitch]
     /// Newest first, at most `recentHistoryLimit`.
     public var history: [HistoryEntry]
-    /// Ids are never reused, so this only grows.
+    /// Ids are never reused, so these only grow.
     public var nextPlayerID: Player.ID
+    public var nextPitchID: Pitch.ID
 
-    public init(players: [Player] = [], gather: ActiveGather? = nil, history: [HistoryEntry] = [],
-                nextPlayerID: Player.ID = 1) {
+    public init(players: [Player] = [], pitches: [Pitch] = [Pitch(id: Pitch.firstID, name: "Pitch 1")],
+                history: [HistoryEntry] = [], nextPlayerID: Player.ID = 1, nextPitchID: Pitch.ID = 2) {
         self.players = players
-        self.gather = gather
+        self.pitches = pitches
         self.history = history
         self.nextPlayerID = nextPlayerID
+        self.nextPitchID = nextPitchID
+    }
+
+    /// A venue of one pitch holding `gather`: the first release's whole world.
+    public init(players: [Player] = [], gather: ActiveGather?, history: [HistoryEntry] = [],
+                nextPlayerID: Player.ID = 1) {
+        self.init(players: players, pitches: [Pitch(id: Pitch.firstID, name: "Pitch 1", gather: gather)],
+                  history: history, nextPlayerID: nextPlayerID)
+    }
+
+    /// Pitch 1's gather: the top-level `gather` of gather.v1, and the one pitch the first
+    /// release knew.
+    public var gather: ActiveGather? {
+        get { pitch(Pitch.firstID)?.gather }
+        set {
+            guard let index = pitchIndex(Pitch.firstID) else { return }
+            pitches[index].gather = newValue
+        }
     }
 
     public func player(_ id: Player.ID) -> Player? {
         players.first { $0.id == id }
     }
 
+    public func pitch(_ id: Pitch.ID) -> Pitch? {
+        pitches.first { $0.id == id }
+    }
+
+    /// The pitch whose active gather holds the player, if any.
+    public func pitch(playing playerID: Player.ID) -> Pitch? {
+        pitches.first { $0.gather?.contains(playerID) == true }
+    }
+
     func playerIndex(_ id: Player.ID) -> Int? {
         players.firstIndex { $0.id == id }
+    }
+
+    func pitchIndex(_ id: Pitch.ID) -> Int? {
+        pitches.firstIndex { $0.id == id }
     }
 }

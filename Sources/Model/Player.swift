@@ -1,4 +1,4 @@
-/// A roster player, as in the Football Gather app.
+/// A roster player, as in the Football Gather app, with the record the finished gathers left.
 public struct Player: Equatable, Sendable, Codable {
     public typealias ID = Int
 
@@ -8,16 +8,24 @@ public struct Player: Equatable, Sendable, Codable {
     public var skill: Skill?
     public var position: Position?
     public var favouriteTeam: String?
+    /// Starts from the skill (`Elo.initialRating`) and moves after every finished gather.
+    public var rating: Int
+    public var stats: PlayerStats
 
     public init(id: ID, name: String, age: Int? = nil, skill: Skill? = nil, position: Position? = nil,
-                favouriteTeam: String? = nil) {
+                favouriteTeam: String? = nil, rating: Int? = nil, stats: PlayerStats = .zero) {
         self.id = id
         self.name = name
         self.age = age
         self.skill = skill
         self.position = position
         self.favouriteTeam = favouriteTeam
+        self.rating = rating ?? Elo.initialRating(for: skill)
+        self.stats = stats
     }
+
+    /// Until a player has played, the skill an organiser sets is the best guess of their level.
+    public var ratingFollowsSkill: Bool { stats.games == 0 }
 }
 
 public enum Skill: String, CaseIterable, Sendable, Codable {
@@ -71,6 +79,7 @@ public struct PlayerChanges: Equatable, Sendable {
         updated.skill = skill.applied(to: player.skill)
         updated.position = position.applied(to: player.position)
         updated.favouriteTeam = favouriteTeam.applied(to: player.favouriteTeam)
+        if player.ratingFollowsSkill { updated.rating = Elo.initialRating(for: updated.skill) }
         return updated
     }
 }

@@ -1,22 +1,22 @@
 import GatherModel
 
-/// Renders `ServerMessage`s as `gather.v1` JSON.
+/// Renders `ServerMessage`s as JSON. Only `welcome` and `snapshot` differ between gather.v1 and
+/// gather.v2; every other message is the same bytes for both.
 public enum MessagePresenter {
-    public static let protocolName = "gather.v1"
-
-    public static func bytes(_ message: ServerMessage) -> [UInt8] {
-        JSONWriter.bytes(json(message))
+    public static func bytes(_ message: ServerMessage, protocol wire: WireProtocol = .v1) -> [UInt8] {
+        JSONWriter.bytes(json(message, protocol: wire))
     }
 
-    public static func json(_ message: ServerMessage) -> JSONValue {
+    public static func json(_ message: ServerMessage, protocol wire: WireProtocol = .v1) -> JSONValue {
         switch message {
         case .welcome(let serverTime):
-            return ["type": "welcome", "role": .string(Role.spectator.rawValue), "protocol": .string(protocolName),
+            return ["type": "welcome", "role": .string(Role.spectator.rawValue), "protocol": .string(wire.rawValue),
                     "serverTime": .int(Int(serverTime))]
         case .snapshot(let version, let state, let now):
-            return ["type": "snapshot", "version": .int(version), "state": StatePresenter.json(state, now: now)]
-        case .tick(let timer, let now):
-            return ["type": "tick", "timer": StatePresenter.json(timer, now: now)]
+            return ["type": "snapshot", "version": .int(version),
+                    "state": StatePresenter.json(state, now: now, protocol: wire)]
+        case .tick(let pitch, let timer, let now):
+            return ["type": "tick", "pitch": .int(pitch), "timer": StatePresenter.json(timer, now: now)]
         case .presence(let organisers, let spectators):
             return ["type": "presence", "organisers": .array(organisers.sorted().map(JSONValue.string)),
                     "spectators": .int(spectators)]

@@ -23,7 +23,7 @@ public enum ErrorCode: String, Sendable {
 public enum ServerMessage: Equatable, Sendable {
     case welcome(serverTime: Int64)
     case snapshot(version: Int, state: GatherState, now: Int64)
-    case tick(timer: MatchTimer, now: Int64)
+    case tick(pitch: Pitch.ID, timer: MatchTimer, now: Int64)
     case presence(organisers: [String], spectators: Int)
     case session(SessionGrant?)
     case ack(id: String, version: Int)

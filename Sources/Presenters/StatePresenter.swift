@@ -1,13 +1,25 @@
 import GatherModel
 
+/// Which shape of the `state` object a connection reads (docs/PROTOCOL.md "State").
+public enum WireProtocol: String, Sendable, CaseIterable {
+    /// With the top-level `gather` (pitch 1's) that first-release clients read.
+    case v1 = "gather.v1"
+    /// Pitches carry their gathers; nothing twice.
+    case v2 = "gather.v2"
+}
+
 /// The `state` object of docs/PROTOCOL.md, shared by every audience.
 public enum StatePresenter {
-    public static func json(_ state: GatherState, now: Int64) -> JSONValue {
-        [
+    public static func json(_ state: GatherState, now: Int64, protocol wire: WireProtocol = .v1) -> JSONValue {
+        var members: [String: JSONValue] = [
             "players": .array(state.players.map(json)),
-            "gather": state.gather.map { json($0, state: state, now: now) } ?? .null,
+            "pitches": .array(state.pitches.map { json($0, now: now) }),
             "history": .array(state.history.map(json)),
         ]
+        if wire == .v1 {
+            members["gather"] = state.gather.map { json($0, now: now) } ?? .null
+        }
+        return .object(members)
     }
 
     public static func json(_ player: Player) -> JSONValue {
@@ -18,7 +30,14 @@ public enum StatePresenter {
             "skill": player.skill.map { .string($0.rawValue) } ?? .null,
             "position": player.position.map { .string($0.rawValue) } ?? .null,
             "favouriteTeam": player.favouriteTeam.map(JSONValue.string) ?? .null,
+            "rating": .int(player.rating),
+            "stats": json(player.stats),
         ]
+    }
+
+    public static func json(_ stats: PlayerStats) -> JSONValue {
+        ["games": .int(stats.games), "wins": .int(stats.wins), "draws": .int(stats.draws), "losses": .int(stats.losses),
+         "goals": .int(stats.goals), "assists": .int(stats.assists)]
     }
 
     public static func json(_ timer: MatchTimer, now: Int64) -> JSONValue {
@@ -39,15 +58,24 @@ public enum StatePresenter {
         return [
             "id": .string(entry.id),
             "endedAt": .int(Int(entry.endedAt)),
+            "pitch": ["id": .int(entry.pitch.id), "name": .string(entry.pitch.name)],
             "teams": ["A": lineup(entry.teamA), "B": lineup(entry.teamB)],
             "score": json(entry.score),
             "winner": .string(entry.winner.rawValue),
+            "goals": .array(entry.goals.map { goal in
+                ["team": .string(goal.team.rawValue), "playerId": optional(goal.playerId),
+                 "assistId": optional(goal.assistId), "matchMs": .int(goal.matchMs)]
+            }),
         ]
     }
 
-    // MARK: - Parts of the gather
+    // MARK: - Parts of a pitch
 
-    private static func json(_ gather: ActiveGather, state: GatherState, now: Int64) -> JSONValue {
+    private static func json(_ pitch: Pitch, now: Int64) -> JSONValue {
+        ["id": .int(pitch.id), "name": .string(pitch.name), "gather": pitch.gather.map { json($0, now: now) } ?? .null]
+    }
+
+    private static func json(_ gather: ActiveGather, now: Int64) -> JSONValue {
         [
             "id": .string(gather.id),
             "phase": .string(gather.phase.rawValue),
@@ -76,6 +104,20 @@ public enum StatePresenter {
         ]
         if let team = event.team { members["team"] = .string(team.rawValue) }
         if let matchMs = event.matchMs { members["matchMs"] = .int(matchMs) }
+        switch event.kind {
+        case .goal:
+            members["playerId"] = optional(event.playerId)
+            members["assistId"] = optional(event.assistId)
+            members["cancelled"] = .bool(event.cancelled == true)
+        case .goalCancelled:
+            if let cancels = event.cancels { members["cancels"] = .int(cancels) }
+        case .teamsBalanced:
+            if let difference = event.difference { members["difference"] = .int(difference) }
+        default:
+            break
+        }
         return .object(members)
     }
+
+    private static func optional(_ id: Int?) -> JSONValue { id.map(JSONValue.int) ?? .null }
 }

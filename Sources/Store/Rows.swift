@@ -24,22 +24,51 @@ enum Rows {
     // MARK: - Players
 
     static func upsert(_ player: Player, in db: Database) throws {
+        let stats = player.stats
         try db.execute(sql: """
-            INSERT INTO players (id, name, age, skill, position, favourite_team) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO players (id, name, age, skill, position, favourite_team, rating, games, wins, draws, losses,
+                                 goals, assists)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, age = excluded.age, skill = excluded.skill,
-                position = excluded.position, favourite_team = excluded.favourite_team
+                position = excluded.position, favourite_team = excluded.favourite_team, rating = excluded.rating,
+                games = excluded.games, wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
+                goals = excluded.goals, assists = excluded.assists
             """, arguments: [player.id, player.name, player.age, player.skill?.rawValue, player.position?.rawValue,
-                             player.favouriteTeam])
+                             player.favouriteTeam, player.rating, stats.games, stats.wins, stats.draws, stats.losses,
+                             stats.goals, stats.assists])
     }
 
+    /// Reads the first release's rows too (no rating or stats columns yet: the migration adds them).
     static func player(_ row: Row) throws -> Player {
         let id: Int = row["id"]
         let skill: String? = row["skill"]
         let position: String? = row["position"]
-        return Player(id: id, name: row["name"], age: row["age"],
-                      skill: try skill.map { try known(Skill(rawValue: $0), $0, what: "skill of player \(id)") },
+        let decodedSkill = try skill.map { try known(Skill(rawValue: $0), $0, what: "skill of player \(id)") }
+        let stats = row.hasColumn("games")
+            ? PlayerStats(games: row["games"], wins: row["wins"], draws: row["draws"], losses: row["losses"],
+                          goals: row["goals"], assists: row["assists"])
+            : .zero
+        return Player(id: id, name: row["name"], age: row["age"], skill: decodedSkill,
                       position: try position.map { try known(Position(rawValue: $0), $0, what: "position of player \(id)") },
-                      favouriteTeam: row["favourite_team"])
+                      favouriteTeam: row["favourite_team"], rating: row.hasColumn("rating") ? row["rating"] : nil,
+                      stats: stats)
+    }
+
+    // MARK: - Pitches
+
+    static func upsert(_ pitch: Pitch, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO pitches (id, name, gather_json) VALUES (?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, gather_json = excluded.gather_json
+            """, arguments: [pitch.id, pitch.name, try pitch.gather.map(json)])
+    }
+
+    static func pitch(_ row: Row) throws -> Pitch {
+        let id: Int = row["id"]
+        let gather = try (row["gather_json"] as String?).map {
+            try value(ActiveGather.self, fromJSON: $0, what: "active gather of pitch \(id)")
+        }
+        return Pitch(id: id, name: row["name"], gather: gather)
     }
 
     // MARK: - Journal

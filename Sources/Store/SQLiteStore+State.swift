@@ -6,12 +6,14 @@ import GatherModel
 extension SQLiteStore {
     public func load() throws -> LoadedState {
         try writer.read { db in
-            guard let meta = try Row.fetchOne(db, sql: "SELECT version, next_player_id FROM meta WHERE id = 1") else {
+            guard let meta = try Row.fetchOne(db, sql: "SELECT version, next_player_id, next_pitch_id FROM meta WHERE id = 1")
+            else {
                 throw StoreError("The database has no version counter; it may be damaged.")
             }
             let players = try Row.fetchAll(db, sql: "SELECT * FROM players ORDER BY id").map(Rows.player)
-            let gather = try String.fetchOne(db, sql: "SELECT json FROM active_gather WHERE id = 1").map {
-                try Rows.value(ActiveGather.self, fromJSON: $0, what: "active gather")
+            let pitches = try Row.fetchAll(db, sql: "SELECT * FROM pitches ORDER BY id").map(Rows.pitch)
+            guard pitches.first?.id == Pitch.firstID else {
+                throw StoreError("The database has no pitch 1; it may be damaged.")
             }
             let history = try Self.history(db, limit: GatherState.recentHistoryLimit)
             let journal = try Row.fetchAll(db, sql: """
@@ -19,7 +21,9 @@ extension SQLiteStore {
                 """, arguments: [Self.recentJournalLimit]).map(Rows.journalEntry)
             // The counter is authoritative; the max only guards against a hand-edited database.
             let nextPlayerID = max(meta["next_player_id"] as Int, (players.last?.id ?? 0) + 1)
-            let state = GatherState(players: players, gather: gather, history: history, nextPlayerID: nextPlayerID)
+            let nextPitchID = max(meta["next_pitch_id"] as Int, (pitches.last?.id ?? 0) + 1)
+            let state = GatherState(players: players, pitches: pitches, history: history, nextPlayerID: nextPlayerID,
+                                    nextPitchID: nextPitchID)
             return LoadedState(state: state, version: meta["version"], recentJournal: journal)
         }
     }
@@ -48,16 +52,10 @@ extension SQLiteStore {
 extension SQLiteStore {
     public func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
         try writer.write { db in
-            try Self.advanceCounters(db, version: entry.version, nextPlayerID: after.nextPlayerID)
+            try Self.advanceCounters(db, version: entry.version, nextPlayerID: after.nextPlayerID,
+                                     nextPitchID: after.nextPitchID)
             try Self.writePlayers(db, before: before.players, after: after.players)
-            if before.gather != after.gather {
-                if let gather = after.gather {
-                    try db.execute(sql: "INSERT OR REPLACE INTO active_gather (id, json) VALUES (1, ?)",
-                                   arguments: [Rows.json(gather)])
-                } else {
-                    try db.execute(sql: "DELETE FROM active_gather")
-                }
-            }
+            try Self.writePitches(db, before: before.pitches, after: after.pitches)
             try Self.appendHistory(db, before: before.history, after: after.history)
             try Rows.insert(entry, in: db)
             if let organiser = entry.organiser, let commandID = entry.commandID {
@@ -84,10 +82,11 @@ extension SQLiteStore {
 
     // MARK: Parts of a commit
 
-    private static func advanceCounters(_ db: Database, version: Int, nextPlayerID: Int) throws {
+    private static func advanceCounters(_ db: Database, version: Int, nextPlayerID: Int, nextPitchID: Int) throws {
         try db.execute(sql: """
-            UPDATE meta SET version = ?, next_player_id = MAX(next_player_id, ?) WHERE id = 1 AND version < ?
-            """, arguments: [version, nextPlayerID, version])
+            UPDATE meta SET version = ?, next_player_id = MAX(next_player_id, ?), next_pitch_id = MAX(next_pitch_id, ?)
+            WHERE id = 1 AND version < ?
+            """, arguments: [version, nextPlayerID, nextPitchID, version])
         guard db.changesCount == 1 else {
             let stored = try Int.fetchOne(db, sql: "SELECT version FROM meta WHERE id = 1") ?? -1
             throw StoreError("Version \(version) was refused because version \(stored) is already stored; versions never go back.")
@@ -105,13 +104,24 @@ extension SQLiteStore {
         }
     }
 
+    private static func writePitches(_ db: Database, before: [Pitch], after: [Pitch]) throws {
+        let previous = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let remaining = Set(after.map(\.id))
+        for pitch in before where !remaining.contains(pitch.id) {
+            try db.execute(sql: "DELETE FROM pitches WHERE id = ?", arguments: [pitch.id])
+        }
+        for pitch in after where previous[pitch.id] != pitch {
+            try Rows.upsert(pitch, in: db)
+        }
+    }
+
     /// Gathers that `after` holds and `before` did not have just ended; they are appended oldest first.
     /// Entries that fell off the live list's end stay in the table.
     private static func appendHistory(_ db: Database, before: [HistoryEntry], after: [HistoryEntry]) throws {
         let known = Set(before.map(\.id))
         for entry in after.reversed() where !known.contains(entry.id) {
-            try db.execute(sql: "INSERT INTO history (id, ended_at, json) VALUES (?, ?, ?)",
-                           arguments: [entry.id, entry.endedAt, Rows.json(entry)])
+            try db.execute(sql: "INSERT INTO history (id, ended_at, pitch_id, json) VALUES (?, ?, ?, ?)",
+                           arguments: [entry.id, entry.endedAt, entry.pitch.id, Rows.json(entry)])
         }
     }
 

@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import GatherModel
 
 /// The schema, as named migrations. A migration, once released, is never edited: a later change is a
 /// new migration appended here, so that every database ever created can be brought forward.
@@ -6,6 +8,7 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createVersion1)
+        migrator.registerMigration("v2-pitches-and-records", migrate: PitchesAndRecordsMigration.migrate)
         return migrator
     }
 

@@ -191,7 +191,7 @@ extension LiveServer {
             switch delivery {
             case .greet(let id, let bytes):
                 guard let connection = connections[id.rawValue] else { continue }
-                connection.outbox.greet(SharedFrame(bytes))
+                connection.outbox.greet(SharedFrame(bytes), shared: shared)
                 lws_callback_on_writable(connection.wsi)
             case .send(let id, let bytes):
                 guard let connection = connections[id.rawValue] else { continue }
@@ -204,9 +204,9 @@ extension LiveServer {
                 shared.snapshot = (version, SharedFrame(bytes))
                 snapshotPublishedAt = handedOverAt
                 sharedChanged = true
-            case .publishTick(let bytes):
+            case .publishTick(let pitch, let bytes):
                 tickSerial += 1
-                shared.tick = (tickSerial, SharedFrame(bytes))
+                shared.ticks[pitch] = (tickSerial, SharedFrame(bytes))
                 sharedChanged = true
             case .publishPresence(let bytes):
                 presenceSerial += 1

@@ -1,16 +1,21 @@
 /// The latest frames that every connection shares: a slow connection skips to the newest.
 struct SharedFrames {
     var snapshot: (version: Int, frame: SharedFrame)?
-    var tick: (serial: Int, frame: SharedFrame)?
+    /// The latest tick of each pitch's countdown; `serial` counts every tick of every pitch.
+    var ticks: [Int: (serial: Int, frame: SharedFrame)] = [:]
     var presence: (serial: Int, frame: SharedFrame)?
+
+    /// The pitch gather.v1 clients know: the first release had only that one.
+    static let firstPitch = 1
 }
 
 /// What one connection still has to send, and in which order. Pure: the service thread asks it
 /// for the next frame on every writable callback.
 ///
 /// Order: the greeting first, then (once greeted) the newest snapshot not yet sent, then direct
-/// replies in order, then the newest presence and tick. The Coordinator publishes a snapshot
-/// before the `ack` it makes possible, so a sender always sees version ≥ V no later than ack V.
+/// replies in order, then the newest presence and each pitch's newest tick. The Coordinator
+/// publishes a snapshot before the `ack` it makes possible, so a sender always sees version ≥ V
+/// no later than ack V.
 struct Outbox {
     enum Next: Equatable {
         case frame(SharedFrame)
@@ -26,21 +31,29 @@ struct Outbox {
     }
 
     let replyLimit: Int
+    /// gather.v2 connections follow every pitch's countdown; gather.v1 ones only pitch 1's.
+    let followsEveryPitch: Bool
     private var greeting: SharedFrame?
     private(set) var greeted = false
     private var replies: [SharedFrame] = []
     private var replyHead = 0
     private(set) var sentSnapshotVersion = Int.min
-    private var sentTickSerial = 0
+    private var sentTickSerials: [Int: Int] = [:]
     private var sentPresenceSerial = 0
 
-    init(replyLimit: Int) { self.replyLimit = replyLimit }
+    init(replyLimit: Int, followsEveryPitch: Bool = false) {
+        self.replyLimit = replyLimit
+        self.followsEveryPitch = followsEveryPitch
+    }
 
     var queuedReplies: Int { replies.count - replyHead }
 
-    mutating func greet(_ frame: SharedFrame) {
+    /// The ticks already published are history to a new connection: its snapshot carries each
+    /// running timer's `endsAt`, and a stopped timer's last tick would only mislead it.
+    mutating func greet(_ frame: SharedFrame, shared: SharedFrames) {
         guard !greeted, greeting == nil else { return }
         greeting = frame
+        sentTickSerials = shared.ticks.mapValues(\.serial)
     }
 
     /// False when the queue is full: the caller closes the connection.
@@ -80,8 +93,9 @@ struct Outbox {
             sentPresenceSerial = presence.serial
             return .frame(presence.frame)
         }
-        if let tick = shared.tick, tick.serial > sentTickSerial {
-            sentTickSerial = tick.serial
+        for (pitch, tick) in shared.ticks.sorted(by: { $0.key < $1.key })
+        where (followsEveryPitch || pitch == SharedFrames.firstPitch) && tick.serial > sentTickSerials[pitch, default: 0] {
+            sentTickSerials[pitch] = tick.serial
             return .frame(tick.frame)
         }
         return .nothing

@@ -36,7 +36,7 @@ final class ArbitrationTests: XCTestCase {
         harness.command(ann, id: "ann+1", base: base, ["kind": "score", "team": "A", "delta": 1],
                         also: [.publishPresence(organisers: ["ann", "bob"], spectators: 0)]) { state in
             state.gather!.score.A = 1
-            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .A, at: harness.clock.now,
+            state.gather!.events.append(GatherEvent.goal(seq: 2, team: .A, at: harness.clock.now,
                                                     matchMs: 0, by: "ann"))
         }
         harness.clock.advance(byMs: 12_000)
@@ -51,7 +51,9 @@ final class ArbitrationTests: XCTestCase {
             state.players[0].age = 30
         }
         harness.command(bob, id: "e2", base: base, ["kind": "editPlayer", "playerId": 2, "skill": "professional"]) {
-            state in state.players[1].skill = .professional
+            state in
+            state.players[1].skill = .professional
+            state.players[1].rating = 1400  // no games yet: the rating follows the skill
         }
     }
 
@@ -84,12 +86,12 @@ final class ArbitrationTests: XCTestCase {
         let base = harness.version
         harness.command(ann, id: "g1", base: base, ["kind": "score", "team": "A", "delta": 1]) { state in
             state.gather!.score.A = 1
-            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .A, at: harness.clock.now, matchMs: 0,
+            state.gather!.events.append(GatherEvent.goal(seq: 2, team: .A, at: harness.clock.now, matchMs: 0,
                                                     by: "ann"))
         }
         harness.command(ann, id: "g2", base: base, ["kind": "score", "team": "A", "delta": 1]) { state in
             state.gather!.score.A = 2
-            state.gather!.events.append(GatherEvent(seq: 3, kind: .goal, team: .A, at: harness.clock.now, matchMs: 0,
+            state.gather!.events.append(GatherEvent.goal(seq: 3, team: .A, at: harness.clock.now, matchMs: 0,
                                                     by: "ann"))
         }
     }

@@ -62,7 +62,7 @@ final class CommandTests: XCTestCase {
         harness.command(ann, id: "goal", ["kind": "score", "team": "B", "delta": 1],
                         also: [.publishPresence(organisers: ["ann"], spectators: 0)]) { state in
             state.gather!.score.B = 1
-            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .B, at: now + 5000, matchMs: 0,
+            state.gather!.events.append(GatherEvent.goal(seq: 2, team: .B, at: now + 5000, matchMs: 0,
                                                     by: "ann"))
         }
         harness.command(ann, id: "end", ["kind": "endGather"]) { state in
@@ -70,7 +70,13 @@ final class CommandTests: XCTestCase {
             state.history = [HistoryEntry(id: "gather-2", endedAt: now + 5000,
                                           teamA: .init(name: "Team A", players: [.init(id: 1, name: "Ann")]),
                                           teamB: .init(name: "Team B", players: [.init(id: 2, name: "Bob")]),
-                                          score: Score(A: 0, B: 1))]
+                                          score: Score(A: 0, B: 1),
+                                          goals: [.init(team: .B, playerId: nil, assistId: nil, matchMs: 0)])]
+            // Equal ratings (1200 each): the winner gains round(32 × ½) = 16, the loser gives it.
+            state.players[0].rating = 1184
+            state.players[0].stats = PlayerStats(games: 1, losses: 1)
+            state.players[1].rating = 1216
+            state.players[1].stats = PlayerStats(games: 1, wins: 1)
         }
         XCTAssertEqual(harness.state.history.first?.winner, .B)
         XCTAssertEqual(try harness.store.allHistory().count, 1)

@@ -27,15 +27,15 @@ final class CountdownTests: XCTestCase {
 
     func testTicksEverySecondThenFinishesAtZeroWithFullTime() throws {
         let start = harness.clock.now
-        harness.command(ann, id: "go", ["kind": "startTimer"], also: [.scheduleCountdown(at: start + 1000)]) { state in
+        harness.command(ann, id: "go", ["kind": "startTimer"], also: [.scheduleCountdown(pitch: 1, at: start + 1000)]) { state in
             state.gather!.timer = MatchTimer(status: .running, durationSeconds: 3, remainingMs: 3000, endsAt: start + 3000)
             state.gather!.events.append(GatherEvent(seq: 3, kind: .timerStarted, at: start, matchMs: 0, by: "ann"))
         }
         let running = harness.state.gather!.timer
         for second in 1...2 {
             harness.clock.set(start + Int64(second) * 1000)
-            harness.send(.countdownWoke, expect: [.publishTick(running),
-                                                  .scheduleCountdown(at: start + Int64(second + 1) * 1000)])
+            harness.send(.countdownWoke(pitch: 1), expect: [.publishTick(pitch: 1, timer: running),
+                                                  .scheduleCountdown(pitch: 1, at: start + Int64(second + 1) * 1000)])
         }
         harness.clock.set(start + 3004) // the wake-up ran 4 ms late
         var expected = harness.state
@@ -43,26 +43,26 @@ final class CountdownTests: XCTestCase {
         expected.gather!.events.append(GatherEvent(seq: 4, kind: .fullTime, at: start + 3000, matchMs: 3000, by: nil))
         let version = harness.version + 1
         // The one-shot wake-up has fired; there is nothing left to cancel.
-        harness.send(.countdownWoke, expect: [.publishSnapshot(version: version, state: expected)])
+        harness.send(.countdownWoke(pitch: 1), expect: [.publishSnapshot(version: version, state: expected)])
         XCTAssertEqual(MatchTimer.format(milliseconds: harness.state.gather!.timer.remainingMs(at: start + 9000)), "00:00")
         harness.rejected(ann, id: "again", ["kind": "startTimer"], code: .wrongPhase, messageContains: "reset")
     }
 
     func testPausingFreezesTheRemainingTimeAndCancelsTheWakeUp() throws {
         let start = harness.clock.now
-        harness.command(ann, id: "go", ["kind": "startTimer"], also: [.scheduleCountdown(at: start + 1000)]) { state in
+        harness.command(ann, id: "go", ["kind": "startTimer"], also: [.scheduleCountdown(pitch: 1, at: start + 1000)]) { state in
             state.gather!.timer = MatchTimer(status: .running, durationSeconds: 3, remainingMs: 3000, endsAt: start + 3000)
             state.gather!.events.append(GatherEvent(seq: 3, kind: .timerStarted, at: start, matchMs: 0, by: "ann"))
         }
         harness.clock.advance(byMs: 1250)
-        harness.command(ann, id: "pause", ["kind": "pauseTimer"], also: [.scheduleCountdown(at: nil)]) { state in
+        harness.command(ann, id: "pause", ["kind": "pauseTimer"], also: [.scheduleCountdown(pitch: 1, at: nil)]) { state in
             state.gather!.timer = MatchTimer(status: .paused, durationSeconds: 3, remainingMs: 1750)
             state.gather!.events.append(GatherEvent(seq: 4, kind: .timerPaused, at: start + 1250, matchMs: 1250,
                                                     by: "ann"))
         }
         harness.clock.advance(byMs: 10_000)
         harness.command(ann, id: "resume", ["kind": "startTimer"],
-                        also: [.scheduleCountdown(at: start + 11_250 + 750)]) { state in
+                        also: [.scheduleCountdown(pitch: 1, at: start + 11_250 + 750)]) { state in
             state.gather!.timer = MatchTimer(status: .running, durationSeconds: 3, remainingMs: 1750,
                                              endsAt: start + 11_250 + 1750)
             state.gather!.events.append(GatherEvent(seq: 5, kind: .timerStarted, at: start + 11_250, matchMs: 1250,
@@ -76,7 +76,7 @@ final class CountdownTests: XCTestCase {
         harness.clock.advance(byMs: 1400)
         let effects = try harness.restart()
         XCTAssertEqual(effects, [.publishSnapshot(version: harness.version, state: harness.state),
-                                 .scheduleCountdown(at: start + 2000)])
+                                 .scheduleCountdown(pitch: 1, at: start + 2000)])
         XCTAssertEqual(harness.state.gather!.timer.remainingMs(at: harness.clock.now), 1600)
     }
 

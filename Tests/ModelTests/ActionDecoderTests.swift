@@ -57,13 +57,19 @@ final class ActionDecoderTests: XCTestCase {
 
     func testTheKindNameRoundTrips() {
         let actions: [Action] = [.addPlayer(PlayerChanges(name: "A")), .editPlayer(1, PlayerChanges(name: "B")),
-                                 .removePlayer(1), .createGather(playerIDs: [1, 2]), .assign(1, to: .A),
-                                 .renameTeam(.A, name: "R"), .startGather, .score(.A, delta: 1),
-                                 .setTimer(minutes: 1, seconds: 0), .startTimer, .pauseTimer, .resetTimer, .endGather,
-                                 .cancelGather]
-        XCTAssertEqual(Set(actions.map(\.kind)).count, 14)
+                                 .removePlayer(1), .addPitch(name: "P"), .renamePitch(2, name: "Q"), .removePitch(2)]
+        let gatherActions: [GatherAction] = [
+            .createGather(playerIDs: [1, 2]), .assign(1, to: .A), .renameTeam(.A, name: "R"), .startGather,
+            .score(.A, delta: 1), .setScorer(seq: 1, scorer: 1, assist: nil), .cancelGoal(seq: 1), .balanceTeams,
+            .setTimer(minutes: 1, seconds: 0), .startTimer, .pauseTimer, .resetTimer, .endGather, .cancelGather,
+        ]
+        let all = actions + gatherActions.map { Action.onPitch(2, $0) }
+        XCTAssertEqual(Set(all.map(\.kind)).count, 20)
         for action in actions {
             XCTAssertEqual(action.kind, String(describing: action).prefix { $0 != "(" }.description)
+        }
+        for action in gatherActions {
+            XCTAssertEqual(Action.onPitch(2, action).kind, String(describing: action).prefix { $0 != "(" }.description)
         }
     }
 
@@ -104,7 +110,7 @@ final class ActionDecoderTests: XCTestCase {
         refuses(["kind": "createGather", "playerIds": "1,2"], mentioning: "playerIds")
         refuses(["kind": "createGather", "playerIds": [1, "2"]], mentioning: "whole numbers")
         refuses(["kind": "createGather", "playerIds": [1, .double(2.5)]], mentioning: "whole numbers")
-        refuses(["kind": "createGather", "playerIds": .array((1...1001).map { .int($0) })], mentioning: "1000")
+        refuses(["kind": "createGather", "playerIds": .array((1...1001).map { .int($0) })], mentioning: "at most")
         decodes(["kind": "createGather", "playerIds": .array((1...1000).map { .int($0) })],
                 to: .createGather(playerIDs: Array(1...1000)))
     }
@@ -151,18 +157,18 @@ final class ActionDecoderTests: XCTestCase {
 
     func testSubjectsNameWhatAnActionTouches() {
         let state = GatherTestStore.setUpGather().state
-        XCTAssertEqual(GatherRules.subjects(of: .score(.A, delta: 1), in: state), [.score(.A)])
+        XCTAssertEqual(GatherRules.subjects(of: .score(.A, delta: 1), in: state), [.score(1, .A)])
         XCTAssertEqual(GatherRules.subjects(of: .assign(3, to: .B), in: state), [.player(3)])
         XCTAssertEqual(GatherRules.subjects(of: .addPlayer(PlayerChanges(name: "Eve")), in: state), [.player(5)])
-        XCTAssertEqual(GatherRules.subjects(of: .renameTeam(.B, name: "X"), in: state), [.teamName(.B)])
-        XCTAssertEqual(GatherRules.subjects(of: .pauseTimer, in: state), [.timer])
+        XCTAssertEqual(GatherRules.subjects(of: .renameTeam(.B, name: "X"), in: state), [.teamName(1, .B)])
+        XCTAssertEqual(GatherRules.subjects(of: .pauseTimer, in: state), [.timer(1)])
         XCTAssertEqual(GatherRules.subjects(of: .startGather, in: state),
-                       [.gather, .timer, .score(.A), .score(.B), .teamName(.A), .teamName(.B),
+                       [.gather(1), .timer(1), .score(1, .A), .score(1, .B), .teamName(1, .A), .teamName(1, .B),
                         .player(1), .player(2), .player(3), .player(4)])
     }
 
     func testSubjectsSurviveTheirTextForm() {
-        let subjects: [Subject] = [.player(12), .score(.A), .score(.B), .teamName(.B), .timer, .gather]
+        let subjects: [Subject] = [.player(12), .score(1, .A), .score(1, .B), .teamName(1, .B), .timer(1), .gather(1)]
         XCTAssertEqual(subjects.map(\.description), ["player:12", "score:A", "score:B", "teamName:B", "timer", "gather"])
         XCTAssertEqual(subjects.map(\.description).compactMap(Subject.init(description:)), subjects)
         for bad in ["player:x", "score:C", "timer:1", "player", "", "Timer"] {

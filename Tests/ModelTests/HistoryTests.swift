@@ -12,6 +12,14 @@ final class HistoryTests: XCTestCase {
                      score: score)
     }
 
+    /// What a finished gather leaves on its players, worked by hand: everyone starts at 1200 (no
+    /// skill), so E = ½ for both sides and a win is +round(32 × ½) = +16, a draw 0, a loss −16.
+    private func record(_ state: inout GatherState, _ id: Player.ID, rating: Int, _ stats: PlayerStats) {
+        let index = state.players.firstIndex { $0.id == id }!
+        state.players[index].rating = rating
+        state.players[index].stats = stats
+    }
+
     func testEndingWritesTheFinalScoreWinnerAndLineUpToHistory() {
         let store = GatherTestStore.liveGather()
         store.send(.renameTeam(.B, name: "Blues")) { state in
@@ -23,7 +31,7 @@ final class HistoryTests: XCTestCase {
         }
         store.send(.score(.B, delta: 1)) { state in
             state.gather!.score.B = 1
-            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .B, at: self.start, matchMs: 0,
+            state.gather!.events.append(GatherEvent.goal(seq: 2, team: .B, at: self.start, matchMs: 0,
                                                     by: "ann"))
         }
         store.advance(byMs: 600_000)
@@ -33,7 +41,10 @@ final class HistoryTests: XCTestCase {
                 id: "gather-1", endedAt: self.start + 600_000,
                 teamA: .init(name: "Team A", players: [.init(id: 1, name: "Ann")]),
                 teamB: .init(name: "Blues", players: [.init(id: 2, name: "Bob"), .init(id: 3, name: "Cid")]),
-                score: Score(A: 0, B: 1))]
+                score: Score(A: 0, B: 1), goals: [.init(team: .B, playerId: nil, assistId: nil, matchMs: 0)])]
+            self.record(&state, 1, rating: 1184, PlayerStats(games: 1, losses: 1))
+            self.record(&state, 2, rating: 1216, PlayerStats(games: 1, wins: 1))
+            self.record(&state, 3, rating: 1216, PlayerStats(games: 1, wins: 1))
         }
         XCTAssertEqual(store.state.history.first?.winner, .B)
     }
@@ -46,6 +57,8 @@ final class HistoryTests: XCTestCase {
                                           teamA: .init(name: "Team A", players: [.init(id: 1, name: "Ann")]),
                                           teamB: .init(name: "Team B", players: [.init(id: 2, name: "Bob")]),
                                           score: Score())]
+            self.record(&state, 1, rating: 1200, PlayerStats(games: 1, draws: 1))
+            self.record(&state, 2, rating: 1200, PlayerStats(games: 1, draws: 1))
         }
         XCTAssertEqual(store.state.history.first?.winner, .draw)
     }
@@ -64,7 +77,7 @@ final class HistoryTests: XCTestCase {
         let live = GatherTestStore.liveGather()
         live.send(.score(.A, delta: 1)) { state in
             state.gather!.score.A = 1
-            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .A, at: self.start, matchMs: 0,
+            state.gather!.events.append(GatherEvent.goal(seq: 2, team: .A, at: self.start, matchMs: 0,
                                                     by: "ann"))
         }
         live.send(.cancelGather) { state in
@@ -82,6 +95,8 @@ final class HistoryTests: XCTestCase {
                                           teamA: .init(name: "Team A", players: [.init(id: 1, name: "Ann")]),
                                           teamB: .init(name: "Team B", players: [.init(id: 2, name: "Bob")]),
                                           score: Score())]
+            self.record(&state, 1, rating: 1200, PlayerStats(games: 1, draws: 1))
+            self.record(&state, 2, rating: 1200, PlayerStats(games: 1, draws: 1))
         }
         store.send(.editPlayer(1, PlayerChanges(name: "Annie"))) { state in
             state.players[0].name = "Annie"
@@ -116,6 +131,9 @@ final class HistoryTests: XCTestCase {
                                       teamB: .init(name: "Team B", players: [.init(id: 2, name: "Bob")]),
                                       score: Score(A: 3, B: 0))
             state.history = [newest] + (1...19).map { self.entry($0) }
+            // 3–0 for Team A: Ann wins, Bob loses (the older entries had no players to count).
+            self.record(&state, 1, rating: 1216, PlayerStats(games: 1, wins: 1))
+            self.record(&state, 2, rating: 1184, PlayerStats(games: 1, losses: 1))
         }
         XCTAssertEqual(store.state.history.count, 20)
         XCTAssertEqual(store.state.history.last?.id, "old-19", "the oldest one dropped out")
@@ -131,6 +149,8 @@ final class HistoryTests: XCTestCase {
                                               teamA: .init(name: "Team A", players: [.init(id: 1, name: "Ann")]),
                                               teamB: .init(name: "Team B", players: [.init(id: 2, name: "Bob")]),
                                               score: Score()), at: 0)
+            self.record(&state, 1, rating: 1200, PlayerStats(games: 1, draws: 1))
+            self.record(&state, 2, rating: 1200, PlayerStats(games: 1, draws: 1))
         }
         XCTAssertEqual(store.state.history.map(\.id), ["gather-1", "old-1"])
         XCTAssertEqual(store.state.history.map(\.winner), [.draw, .B])

@@ -40,7 +40,7 @@ final class GatherTestStore {
         let context = ActionContext(now: now, by: organiser, newGatherID: gatherID(for: action))
         switch GatherRules.apply(action, to: &next, context: context) {
         case .success:
-            if case .createGather = action { gathersCreated += 1 }
+            if action.createsGather { gathersCreated += 1 }
             XCTAssertEqual(next, expected, "whole state after \(action.kind)", file: file, line: line)
         case .failure(let rejection):
             XCTFail("\(action.kind) was rejected: \(rejection.code.rawValue) \(rejection.message)", file: file,
@@ -113,7 +113,7 @@ final class GatherTestStore {
     // MARK: - Helpers
 
     private func gatherID(for action: Action) -> String {
-        if case .createGather = action { return nextGatherID }
+        if action.createsGather { return nextGatherID }
         return ""
     }
 

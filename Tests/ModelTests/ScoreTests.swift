@@ -16,7 +16,7 @@ final class ScoreTests: XCTestCase {
         store.organiser = "bob"
         store.send(json: ["kind": "score", "team": "B", "delta": 1]) { state in
             state.gather!.score = Score(A: 0, B: 1)
-            state.gather!.events.append(GatherEvent(seq: 3, kind: .goal, team: .B, at: self.start + 254_000,
+            state.gather!.events.append(GatherEvent.goal(seq: 3, team: .B, at: self.start + 254_000,
                                                     matchMs: 254_000, by: "bob"))
         }
     }
@@ -25,14 +25,15 @@ final class ScoreTests: XCTestCase {
         let store = GatherTestStore.liveGather()
         store.send(.score(.A, delta: 1)) { state in
             state.gather!.score.A = 1
-            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .A, at: self.start, matchMs: 0,
+            state.gather!.events.append(GatherEvent.goal(seq: 2, team: .A, at: self.start, matchMs: 0,
                                                     by: "ann"))
         }
         store.advance(byMs: 2000)
         store.send(json: ["kind": "score", "team": "A", "delta": -1]) { state in
             state.gather!.score.A = 0
+            state.gather!.events[1].cancelled = true
             state.gather!.events.append(GatherEvent(seq: 3, kind: .goalCancelled, team: .A, at: self.start + 2000,
-                                                    matchMs: 0, by: "ann"))
+                                                    matchMs: 0, by: "ann", cancels: 2))
         }
     }
 
@@ -42,7 +43,7 @@ final class ScoreTests: XCTestCase {
         let store = GatherTestStore(GatherState(gather: gather))
         store.send(.score(.A, delta: 1)) { state in
             state.gather!.score.A = 1
-            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .A, at: self.start, matchMs: 179_500,
+            state.gather!.events.append(GatherEvent.goal(seq: 2, team: .A, at: self.start, matchMs: 179_500,
                                                     by: "ann"))
         }
         store.send(.setTimer(minutes: 1, seconds: 0)) { state in
@@ -60,7 +61,7 @@ final class ScoreTests: XCTestCase {
         }
         store.send(.score(.B, delta: 1)) { state in
             state.gather!.score.B = 1
-            state.gather!.events.append(GatherEvent(seq: 6, kind: .goal, team: .B, at: self.start + 61_000,
+            state.gather!.events.append(GatherEvent.goal(seq: 6, team: .B, at: self.start + 61_000,
                                                     matchMs: 60_000, by: "ann"))
         }
     }
@@ -83,7 +84,7 @@ final class ScoreTests: XCTestCase {
         let store = GatherTestStore(GatherState(gather: gather))
         store.send(.score(.A, delta: 1)) { state in
             state.gather!.score.A = 99
-            state.gather!.events.append(GatherEvent(seq: 2, kind: .goal, team: .A, at: self.start, matchMs: 0,
+            state.gather!.events.append(GatherEvent.goal(seq: 2, team: .A, at: self.start, matchMs: 0,
                                                     by: "ann"))
         }
         store.reject(.score(.A, delta: 1), code: .outOfRange, messageContains: "Reds already has 99")
@@ -114,7 +115,7 @@ final class ScoreTests: XCTestCase {
         let store = GatherTestStore(GatherState(gather: gather))
         store.send(.score(.B, delta: 1)) { state in
             state.gather!.score.B = 1
-            state.gather!.events.append(GatherEvent(seq: 42, kind: .goal, team: .B, at: self.start, matchMs: 0,
+            state.gather!.events.append(GatherEvent.goal(seq: 42, team: .B, at: self.start, matchMs: 0,
                                                     by: "ann"))
         }
     }

@@ -36,50 +36,59 @@ final class MessagePresenterTests: XCTestCase {
 
     func testTickCarriesEndsAtOnlyWhileRunning() throws {
         let running = MatchTimer(status: .running, durationSeconds: 600, remainingMs: 600_000, endsAt: 1_000_600_000)
-        XCTAssertEqual(try parsed(.tick(timer: running, now: 1_000_000_000 + 1500)),
-                       ["type": "tick", "timer": ["status": "running", "durationSeconds": 600, "remainingMs": 598_500,
+        XCTAssertEqual(try parsed(.tick(pitch: 1, timer: running, now: 1_000_000_000 + 1500)),
+                       ["type": "tick", "pitch": 1, "timer": ["status": "running", "durationSeconds": 600, "remainingMs": 598_500,
                                                   "endsAt": 1_000_600_000]])
         let paused = MatchTimer(status: .paused, durationSeconds: 600, remainingMs: 42_000)
-        XCTAssertEqual(try parsed(.tick(timer: paused, now: 5)),
-                       ["type": "tick", "timer": ["status": "paused", "durationSeconds": 600, "remainingMs": 42_000]])
+        XCTAssertEqual(try parsed(.tick(pitch: 2, timer: paused, now: 5)),
+                       ["type": "tick", "pitch": 2, "timer": ["status": "paused", "durationSeconds": 600, "remainingMs": 42_000]])
     }
 
     func testSnapshotOfTheProtocolExample() throws {
         var gather = ActiveGather(id: "g1", bench: [3])
         gather.teamA.players = [1]
         gather.teamB.players = [2]
-        gather.events = [GatherEvent(seq: 1, kind: .goal, team: .A, at: 1_763_800_000_000, matchMs: 754_000, by: "ann")]
+        gather.events = [GatherEvent.goal(seq: 1, team: .A, at: 1_763_800_000_000, matchMs: 754_000, by: "ann",
+                                          playerId: 1)]
         let state = GatherState(
             players: [Player(id: 1, name: "Ann", age: 31, skill: .amateur, position: .striker, favouriteTeam: "Arsenal"),
-                      Player(id: 2, name: "Bob")],
+                      Player(id: 2, name: "Bob", skill: .professional, stats: PlayerStats(games: 1, wins: 1, goals: 2))],
             gather: gather,
             history: [HistoryEntry(id: "h1", endedAt: 1_763_800_000_000,
                                    teamA: .init(name: "Team A", players: [.init(id: 1, name: "Ann")]),
                                    teamB: .init(name: "Team B", players: [.init(id: 2, name: "Bob")]),
-                                   score: Score(A: 2, B: 1))],
+                                   score: Score(A: 2, B: 1),
+                                   goals: [.init(team: .A, playerId: 1, assistId: nil, matchMs: 60_000)])],
             nextPlayerID: 4)
+        let renderedGather: JSONValue = [
+            "id": "g1", "phase": "setup",
+            "teams": ["A": ["name": "Team A", "players": [1]], "B": ["name": "Team B", "players": [2]]],
+            "bench": [3],
+            "score": ["A": 0, "B": 0],
+            "timer": ["status": "stopped", "durationSeconds": 600, "remainingMs": 600_000],
+            "events": [["seq": 1, "kind": "goal", "team": "A", "at": 1_763_800_000_000, "matchMs": 754_000,
+                        "by": "ann", "playerId": 1, "assistId": nil, "cancelled": false]],
+        ]
+        let zero: JSONValue = ["games": 0, "wins": 0, "draws": 0, "losses": 0, "goals": 0, "assists": 0]
         XCTAssertEqual(try parsed(.snapshot(version: 3, state: state, now: 0)), [
             "type": "snapshot", "version": 3,
             "state": [
                 "players": [
                     ["id": 1, "name": "Ann", "age": 31, "skill": "amateur", "position": "striker",
-                     "favouriteTeam": "Arsenal"],
-                    ["id": 2, "name": "Bob", "age": nil, "skill": nil, "position": nil, "favouriteTeam": nil],
+                     "favouriteTeam": "Arsenal", "rating": 1200, "stats": zero],
+                    ["id": 2, "name": "Bob", "age": nil, "skill": "professional", "position": nil, "favouriteTeam": nil,
+                     "rating": 1400,
+                     "stats": ["games": 1, "wins": 1, "draws": 0, "losses": 0, "goals": 2, "assists": 0]],
                 ],
-                "gather": [
-                    "id": "g1", "phase": "setup",
-                    "teams": ["A": ["name": "Team A", "players": [1]], "B": ["name": "Team B", "players": [2]]],
-                    "bench": [3],
-                    "score": ["A": 0, "B": 0],
-                    "timer": ["status": "stopped", "durationSeconds": 600, "remainingMs": 600_000],
-                    "events": [["seq": 1, "kind": "goal", "team": "A", "at": 1_763_800_000_000, "matchMs": 754_000,
-                                "by": "ann"]],
-                ],
+                "gather": renderedGather,
+                "pitches": [["id": 1, "name": "Pitch 1", "gather": renderedGather]],
                 "history": [[
                     "id": "h1", "endedAt": 1_763_800_000_000,
+                    "pitch": ["id": 1, "name": "Pitch 1"],
                     "teams": ["A": ["name": "Team A", "players": [["id": 1, "name": "Ann"]]],
                               "B": ["name": "Team B", "players": [["id": 2, "name": "Bob"]]]],
                     "score": ["A": 2, "B": 1], "winner": "A",
+                    "goals": [["team": "A", "playerId": 1, "assistId": nil, "matchMs": 60_000]],
                 ]],
             ],
         ])
@@ -87,7 +96,20 @@ final class MessagePresenterTests: XCTestCase {
 
     func testNoGatherIsNull() throws {
         XCTAssertEqual(try parsed(.snapshot(version: 0, state: GatherState(), now: 0)),
-                       ["type": "snapshot", "version": 0, "state": ["players": [], "gather": nil, "history": []]])
+                       ["type": "snapshot", "version": 0,
+                        "state": ["players": [], "gather": nil, "pitches": [["id": 1, "name": "Pitch 1", "gather": nil]],
+                                  "history": []]])
+    }
+
+    func testGatherV2HasNoTopLevelGatherAndSaysSoInItsWelcome() throws {
+        var state = GatherState()
+        state.pitches.append(Pitch(id: 2, name: "Back pitch", gather: ActiveGather(id: "g2", bench: [])))
+        let v2 = try JSONValue.parse(MessagePresenter.bytes(.snapshot(version: 5, state: state, now: 0), protocol: .v2)).get()
+        XCTAssertNil(v2["state"]?["gather"])
+        guard case .array(let pitches)? = v2["state"]?["pitches"] else { return XCTFail("no pitches") }
+        XCTAssertEqual(pitches.count, 2)
+        let welcome = try JSONValue.parse(MessagePresenter.bytes(.welcome(serverTime: 1), protocol: .v2)).get()
+        XCTAssertEqual(welcome["protocol"], "gather.v2")
     }
 
     func testTheSameStateAlwaysRendersTheSameBytes() {

@@ -68,7 +68,7 @@ final class BackupTests: XCTestCase {
     /// Every commit adds exactly one player, so a consistent copy has as many players as its version.
     func testABackupTakenWhileTheWriterWorksIsOneConsistentVersion() throws {
         let store = try SQLiteStore(directory: folder.child("data"))
-        let commits = 300
+        let commits = GatherState.maximumPlayers  // the roster holds at most this many
         let started = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let failure = LockedBox<String?>(nil)

@@ -14,9 +14,14 @@ final class CommitLatencyTests: XCTestCase {
         let store = try SQLiteStore(directory: folder.child("data"))
         let writer = try Writer(store: store)
         let ids = try (1...12).map { try writer.addPlayer("Player \($0)", age: 20 + $0, skill: .amateur) }
-        try writer.apply(.createGather(playerIDs: ids))
-        for (index, id) in ids.enumerated() { try writer.apply(.assign(id, to: index.isMultiple(of: 2) ? .A : .B)) }
-        try writer.apply(.startGather)
+        // A gather's timeline holds at most 500 events, so a new one is played every 200 rounds.
+        func playNewGather() throws {
+            if writer.state.gather != nil { try writer.apply(.endGather) }
+            try writer.apply(.createGather(playerIDs: ids))
+            for (index, id) in ids.enumerated() { try writer.apply(.assign(id, to: index.isMultiple(of: 2) ? .A : .B)) }
+            try writer.apply(.startGather)
+        }
+        try playNewGather()
 
         var samples: [UInt64] = []
         let actions: [Action] = [
@@ -25,6 +30,7 @@ final class CommitLatencyTests: XCTestCase {
             .editPlayer(ids[0], PlayerChanges(age: .set(31))),
         ]
         for round in 0..<1000 {
+            if round > 0, round.isMultiple(of: 200) { try playNewGather() }
             try writer.apply(actions[round % actions.count])
             samples.append(writer.lastCommitNanoseconds)
         }

@@ -59,7 +59,7 @@ final class ExactlyOnceTests: XCTestCase {
 
     func testAServerChangeIsJournalledWithoutAReply() throws {
         let store = try reopen()
-        let entry = JournalEntry(version: 1, organiser: nil, commandID: nil, kind: "timerExpired", subjects: [.timer],
+        let entry = JournalEntry(version: 1, organiser: nil, commandID: nil, kind: "timerExpired", subjects: [.timer(1)],
                                  at: 42)
         try store.commit(before: GatherState(), after: GatherState(), entry: entry)
         XCTAssertEqual(try reopen().journal(after: 0), [entry])
@@ -80,10 +80,10 @@ final class ExactlyOnceTests: XCTestCase {
         XCTAssertEqual(entries[0].organiser, "cat")
         XCTAssertEqual(entries[0].commandID, "c-create")
         XCTAssertEqual(entries[0].kind, "createGather")
-        XCTAssertEqual(entries[0].subjects, [.gather, .timer, .score(.A), .score(.B), .teamName(.A), .teamName(.B),
+        XCTAssertEqual(entries[0].subjects, [.gather(1), .timer(1), .score(1, .A), .score(1, .B), .teamName(1, .A), .teamName(1, .B),
                                              .player(ann), .player(bob)])
         XCTAssertEqual(entries[1], JournalEntry(version: 4, organiser: "dan", commandID: "d-1", kind: "renameTeam",
-                                                subjects: [.teamName(.B)], at: writer.now))
+                                                subjects: [.teamName(1, .B)], at: writer.now))
         XCTAssertEqual(try reopen().journal(after: 4), [])
         XCTAssertEqual(try reopen().journal(after: 0).map(\.version), [1, 2, 3, 4])
     }
@@ -93,7 +93,7 @@ final class ExactlyOnceTests: XCTestCase {
         let total = SQLiteStore.recentJournalLimit + 6
         for version in 1...total {
             let entry = JournalEntry(version: version, organiser: "ann", commandID: "c\(version)", kind: "score",
-                                     subjects: [.score(version.isMultiple(of: 2) ? .A : .B)], at: Int64(version))
+                                     subjects: [.score(1, version.isMultiple(of: 2) ? .A : .B)], at: Int64(version))
             try store.commit(before: GatherState(), after: GatherState(), entry: entry)
         }
         let loaded = try store.load()
@@ -101,7 +101,7 @@ final class ExactlyOnceTests: XCTestCase {
         XCTAssertEqual(loaded.recentJournal.count, SQLiteStore.recentJournalLimit)
         XCTAssertEqual(loaded.recentJournal.first?.version, 7)
         XCTAssertEqual(loaded.recentJournal.last?.version, total)
-        XCTAssertEqual(loaded.recentJournal.last?.subjects, [.score(.A)])
+        XCTAssertEqual(loaded.recentJournal.last?.subjects, [.score(1, .A)])
         XCTAssertEqual(try store.journal(after: 0).count, total, "the table keeps everything for old bases")
     }
 }

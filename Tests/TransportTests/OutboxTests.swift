@@ -22,20 +22,20 @@ final class OutboxTests: XCTestCase {
         XCTAssertEqual(outbox.next(shared), .nothing)
         XCTAssertFalse(outbox.hasPending(shared))
 
-        outbox.greet(frame("welcome"))
+        outbox.greet(frame("welcome"), shared: shared)
         XCTAssertEqual(drain(&outbox, shared), ["welcome", "snapshot 1", "reply"])
     }
 
     func testSnapshotComesBeforeRepliesSoAnAckNeverOvertakesItsState() {
         var outbox = Outbox(replyLimit: 4)
-        outbox.greet(frame("welcome"))
         var shared = SharedFrames()
+        outbox.greet(frame("welcome"), shared: shared)
         shared.snapshot = (1, frame("snapshot 1"))
         XCTAssertEqual(drain(&outbox, shared), ["welcome", "snapshot 1"])
 
         shared.snapshot = (2, frame("snapshot 2"))
         XCTAssertTrue(outbox.enqueue(frame("ack 2")))
-        shared.tick = (1, frame("tick 1"))
+        shared.ticks[1] = (1, frame("tick 1"))
         shared.presence = (1, frame("presence 1"))
         XCTAssertEqual(drain(&outbox, shared), ["snapshot 2", "ack 2", "presence 1", "tick 1"])
         XCTAssertEqual(outbox.sentSnapshotVersion, 2)
@@ -43,18 +43,18 @@ final class OutboxTests: XCTestCase {
 
     func testASlowPhoneSkipsToTheNewestSnapshotAndTick() {
         var outbox = Outbox(replyLimit: 4)
-        outbox.greet(frame("welcome"))
         var shared = SharedFrames()
+        outbox.greet(frame("welcome"), shared: shared)
         XCTAssertEqual(drain(&outbox, shared), ["welcome"])
         for version in 1...50 { shared.snapshot = (version, frame("snapshot \(version)")) }
-        for serial in 1...9 { shared.tick = (serial, frame("tick \(serial)")) }
+        for serial in 1...9 { shared.ticks[1] = (serial, frame("tick \(serial)")) }
         XCTAssertEqual(drain(&outbox, shared), ["snapshot 50", "tick 9"])
         XCTAssertEqual(drain(&outbox, shared), [])
     }
 
     func testRepliesKeepTheirOrderAndTheQueueIsBounded() {
         var outbox = Outbox(replyLimit: 3)
-        outbox.greet(frame("welcome"))
+        outbox.greet(frame("welcome"), shared: SharedFrames())
         XCTAssertTrue(outbox.enqueue(frame("r1")))
         XCTAssertTrue(outbox.enqueue(frame("r2")))
         XCTAssertTrue(outbox.enqueue(frame("r3")))
@@ -66,7 +66,7 @@ final class OutboxTests: XCTestCase {
 
     func testALongConversationDoesNotGrowTheQueue() {
         var outbox = Outbox(replyLimit: 8)
-        outbox.greet(frame("welcome"))
+        outbox.greet(frame("welcome"), shared: SharedFrames())
         _ = drain(&outbox, SharedFrames())
         for round in 0..<1_000 {
             XCTAssertTrue(outbox.enqueue(frame("r\(round)")))
@@ -77,10 +77,10 @@ final class OutboxTests: XCTestCase {
 
     func testASecondGreetingIsIgnored() {
         var outbox = Outbox(replyLimit: 2)
-        outbox.greet(frame("welcome"))
-        outbox.greet(frame("welcome again"))
+        outbox.greet(frame("welcome"), shared: SharedFrames())
+        outbox.greet(frame("welcome again"), shared: SharedFrames())
         XCTAssertEqual(drain(&outbox, SharedFrames()), ["welcome"])
-        outbox.greet(frame("late welcome"))
+        outbox.greet(frame("late welcome"), shared: SharedFrames())
         XCTAssertEqual(drain(&outbox, SharedFrames()), [])
     }
 
@@ -90,5 +90,29 @@ final class OutboxTests: XCTestCase {
         XCTAssertEqual(shared.count, 5)
         XCTAssertEqual(shared.bytes, Array("hello".utf8))
         XCTAssertEqual(SharedFrame([]).count, 0)
+    }
+
+    // MARK: - Several pitches
+
+    func testAGatherV1PhoneFollowsPitchOneAndAGatherV2PhoneEveryPitch() {
+        var shared = SharedFrames()
+        var v1 = Outbox(replyLimit: 4)
+        var v2 = Outbox(replyLimit: 4, followsEveryPitch: true)
+        v1.greet(frame("welcome"), shared: shared)
+        v2.greet(frame("welcome"), shared: shared)
+        shared.ticks[2] = (1, frame("pitch 2 tick"))
+        shared.ticks[1] = (2, frame("pitch 1 tick"))
+        XCTAssertEqual(drain(&v1, shared), ["welcome", "pitch 1 tick"])
+        XCTAssertEqual(drain(&v2, shared), ["welcome", "pitch 1 tick", "pitch 2 tick"])
+    }
+
+    func testANewPhoneIsNotSentATickFromBeforeItJoined() {
+        var shared = SharedFrames()
+        shared.ticks[1] = (7, frame("the last tick of a timer that has since stopped"))
+        var outbox = Outbox(replyLimit: 4)
+        outbox.greet(frame("welcome"), shared: shared)
+        XCTAssertEqual(drain(&outbox, shared), ["welcome"])
+        shared.ticks[1] = (8, frame("a new tick"))
+        XCTAssertEqual(drain(&outbox, shared), ["a new tick"])
     }
 }

@@ -1,0 +1,229 @@
+// MARK: - One pitch's gather: line-up, score, goals, countdown
+
+extension GatherRules {
+    static func reduce(_ state: inout GatherState, pitch index: Int, _ action: GatherAction,
+                       _ context: ActionContext) throws {
+        let pitch = state.pitches[index]
+        switch action {
+        case .createGather(let ids):
+            guard pitch.gather == nil else {
+                throw Rejection(.wrongPhase, "A gather is already under way on \(pitch.name); end or cancel it first.")
+            }
+            guard ids.count <= ActiveGather.maximumPlayers else {
+                throw Rejection(.outOfRange, "A gather can hold at most \(ActiveGather.maximumPlayers) players.")
+            }
+            if let missing = ids.first(where: { state.player($0) == nil }) { throw notFound(missing) }
+            for id in ids { try requireFree(id, in: state) }
+            state.pitches[index].gather = ActiveGather(id: context.newGatherID, bench: ids)
+
+        case .endGather:
+            let gather = try liveGather(pitch, doing: "end it")
+            endGather(gather, on: pitch, in: &state, at: context.now)
+            state.pitches[index].gather = nil
+
+        case .cancelGather:
+            _ = try activeGather(pitch)
+            state.pitches[index].gather = nil
+
+        case .assign(let id, let placement):
+            var gather = try activeGather(pitch)
+            guard let player = state.player(id) else { throw notFound(id) }
+            if placement == .out, !gather.contains(id) {
+                throw Rejection(.notFound, "\(player.name) is not in this gather.")
+            }
+            if placement != .out, !gather.contains(id) {
+                try requireFree(id, in: state)
+                guard gather.memberIDs.count < ActiveGather.maximumPlayers else {
+                    throw Rejection(.outOfRange, "A gather can hold at most \(ActiveGather.maximumPlayers) players.")
+                }
+            }
+            gather.remove(id)
+            switch placement {
+            case .A: gather.teamA.players.append(id)
+            case .B: gather.teamB.players.append(id)
+            case .bench: gather.bench.append(id)
+            case .out: break
+            }
+            state.pitches[index].gather = gather
+
+        case .balanceTeams:
+            var gather = try activeGather(pitch)
+            guard gather.phase == .setup else {
+                throw Rejection(.wrongPhase, "Teams are balanced before kick-off; move players by hand during the match.")
+            }
+            try requireRoom(gather)
+            let candidates = gather.memberIDs.compactMap { id in
+                state.player(id).map { BalanceCandidate(id: id, rating: $0.rating, isGoalkeeper: $0.position == .goalkeeper) }
+            }
+            guard let teams = TeamBalancer.balance(candidates) else {
+                throw Rejection(.invalid, "Balancing needs at least two players in the gather.")
+            }
+            gather.teamA.players = teams.teamA
+            gather.teamB.players = teams.teamB
+            gather.bench = []
+            gather.record(GatherEvent(seq: 0, kind: .teamsBalanced, at: context.now, by: context.by,
+                                      difference: teams.difference))
+            state.pitches[index].gather = gather
+
+        default:
+            var gather = try activeGather(pitch)
+            try reduce(&gather, action, context)
+            state.pitches[index].gather = gather
+        }
+    }
+
+    /// The actions that change only the gather itself.
+    private static func reduce(_ gather: inout ActiveGather, _ action: GatherAction, _ context: ActionContext) throws {
+        switch action {
+        case .renameTeam(let side, let name):
+            gather[side].name = name
+
+        case .startGather:
+            guard gather.phase == .setup else { throw Rejection(.wrongPhase, "The gather has already kicked off.") }
+            guard !gather.teamA.players.isEmpty, !gather.teamB.players.isEmpty else {
+                throw Rejection(.invalid, "Both teams need at least one player before kick-off.")
+            }
+            try requireRoom(gather)
+            gather.phase = .live
+            gather.record(GatherEvent(seq: 0, kind: .kickoff, at: context.now, by: context.by))
+
+        case .score(let side, let delta, let scorer, let assist):
+            try requireLive(gather, doing: "change the score")
+            try requireRoom(gather)
+            if delta > 0 {
+                guard gather.score[side] < Score.range.upperBound else {
+                    throw Rejection(.outOfRange,
+                                    "\(gather[side].name) already has \(Score.range.upperBound) goals, the most a score can show.")
+                }
+                try checkCredit(scorer: scorer, assist: assist, side: side, in: gather)
+                gather.score[side] += 1
+                gather.record(.goal(team: side, at: context.now, matchMs: gather.timer.playedMs(at: context.now),
+                                    by: context.by, playerId: scorer, assistId: assist))
+            } else {
+                guard let goal = latestStandingGoal(of: side, in: gather) else {
+                    throw Rejection(.outOfRange, "\(gather[side].name) has no goals to take away.")
+                }
+                cancel(goal, in: &gather, context)
+            }
+
+        case .setScorer(let seq, let scorer, let assist):
+            guard let goal = gather.event(seq: seq), goal.kind == .goal, let side = goal.team,
+                  let index = gather.events.firstIndex(where: { $0.seq == seq })
+            else { throw Rejection(.notFound, "There is no goal #\(seq) in this gather.") }
+            guard scorer != nil || assist == nil else {
+                throw Rejection(.invalid, "Name the scorer before the assist.")
+            }
+            try checkCredit(scorer: scorer, assist: assist, side: side, in: gather)
+            gather.events[index].playerId = scorer
+            gather.events[index].assistId = assist
+
+        case .cancelGoal(let seq):
+            guard let goal = gather.event(seq: seq), goal.kind == .goal, goal.cancelled != true else {
+                throw Rejection(.notFound, "There is no goal #\(seq) still standing in this gather.")
+            }
+            try requireRoom(gather)
+            cancel(goal, in: &gather, context)
+
+        case .setTimer(let minutes, let seconds):
+            guard gather.timer.status != .running else {
+                throw Rejection(.wrongPhase, "Pause the timer before setting a new time.")
+            }
+            try requireRoom(gather)
+            gather.timer = MatchTimer(durationSeconds: minutes * 60 + seconds)
+            gather.record(GatherEvent(seq: 0, kind: .timerSet, at: context.now, by: context.by))
+
+        case .startTimer:
+            try requireLive(gather, doing: "start the timer")
+            switch gather.timer.status {
+            case .running: throw Rejection(.wrongPhase, "The timer is already running.")
+            case .finished: throw Rejection(.wrongPhase, "Time is up; reset the timer or set a new time first.")
+            case .stopped, .paused:
+                guard gather.timer.remainingMs > 0 else {
+                    throw Rejection(.wrongPhase, "There is no time left; set a new time first.")
+                }
+                try requireRoom(gather)
+                gather.timer.status = .running
+                gather.timer.endsAt = context.now + Int64(gather.timer.remainingMs)
+            }
+            gather.record(GatherEvent(seq: 0, kind: .timerStarted, at: context.now,
+                                      matchMs: gather.timer.playedMs(at: context.now), by: context.by))
+
+        case .pauseTimer:
+            guard gather.timer.status == .running else { throw Rejection(.wrongPhase, "The timer is not running.") }
+            // A pause landing after zero but before the countdown's wake-up would freeze the clock
+            // as "paused" at 00:00, never `finished` and without full time; let it finish instead.
+            guard gather.timer.remainingMs(at: context.now) > 0 else {
+                throw Rejection(.wrongPhase, "Time is up; the timer is finishing.")
+            }
+            try requireRoom(gather)
+            gather.timer.remainingMs = gather.timer.remainingMs(at: context.now)
+            gather.timer.status = .paused
+            gather.timer.endsAt = nil
+            gather.record(GatherEvent(seq: 0, kind: .timerPaused, at: context.now,
+                                      matchMs: gather.timer.playedMs(at: context.now), by: context.by))
+
+        case .resetTimer:
+            try requireRoom(gather)
+            gather.timer = MatchTimer(durationSeconds: gather.timer.durationSeconds)
+            gather.record(GatherEvent(seq: 0, kind: .timerReset, at: context.now, by: context.by))
+
+        case .createGather, .endGather, .cancelGather, .assign, .balanceTeams:
+            preconditionFailure("\(action.kind) changes more than the gather and is reduced on the state")
+        }
+    }
+
+    // MARK: - Goals
+
+    /// Takes a goal back: it stays in the timeline marked cancelled, the score drops, and a
+    /// `goalCancelled` names it, so every phone can show what happened.
+    private static func cancel(_ goal: GatherEvent, in gather: inout ActiveGather, _ context: ActionContext) {
+        guard let side = goal.team, let index = gather.events.firstIndex(where: { $0.seq == goal.seq }) else { return }
+        gather.events[index].cancelled = true
+        gather.score[side] -= 1
+        gather.record(GatherEvent(seq: 0, kind: .goalCancelled, team: side, at: context.now,
+                                  matchMs: gather.timer.playedMs(at: context.now), by: context.by, cancels: goal.seq))
+    }
+
+    /// A scorer and an assist must be players of the scoring team in this gather, and two people.
+    private static func checkCredit(scorer: Player.ID?, assist: Player.ID?, side: TeamSide, in gather: ActiveGather) throws {
+        let team = gather[side]
+        for (id, role) in [(scorer, "scorer"), (assist, "assist")] {
+            if let id, !team.players.contains(id) {
+                throw Rejection(.invalid, "The \(role) must be a player of \(team.name).")
+            }
+        }
+        if let scorer, scorer == assist { throw Rejection(.invalid, "A player cannot assist their own goal.") }
+    }
+
+    // MARK: - Checks
+
+    private static func activeGather(_ pitch: Pitch) throws -> ActiveGather {
+        guard let gather = pitch.gather else {
+            throw Rejection(.wrongPhase, "There is no gather under way on \(pitch.name); create one first.")
+        }
+        return gather
+    }
+
+    private static func liveGather(_ pitch: Pitch, doing what: String) throws -> ActiveGather {
+        let gather = try activeGather(pitch)
+        try requireLive(gather, doing: what)
+        return gather
+    }
+
+    private static func requireLive(_ gather: ActiveGather, doing what: String) throws {
+        guard gather.phase == .live else { throw Rejection(.wrongPhase, "Kick off the gather before you \(what).") }
+    }
+
+    private static func requireRoom(_ gather: ActiveGather) throws {
+        guard gather.hasRoomForEvents else {
+            throw Rejection(.outOfRange, "This gather's timeline is full (\(ActiveGather.maximumEvents) events); end it and start another.")
+        }
+    }
+
+    /// A player plays in at most one gather at a time.
+    private static func requireFree(_ id: Player.ID, in state: GatherState) throws {
+        if let other = state.pitch(playing: id), let player = state.player(id) {
+            throw Rejection(.inUse, "\(player.name) is playing on \(other.name); take them out there first.")
+        }
+    }
+}

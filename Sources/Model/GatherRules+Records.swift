@@ -1,0 +1,43 @@
+// MARK: - The end of a gather: history, ratings and players' records
+
+extension GatherRules {
+    /// Files the gather in history and moves every player's rating and stats by its result.
+    static func endGather(_ gather: ActiveGather, on pitch: Pitch, in state: inout GatherState, at now: Int64) {
+        let entry = historyEntry(for: gather, on: pitch, in: state, endedAt: now)
+        applyRecords(of: entry, to: &state.players)
+        state.history.insert(entry, at: 0)
+        if state.history.count > GatherState.recentHistoryLimit {
+            state.history.removeLast(state.history.count - GatherState.recentHistoryLimit)
+        }
+    }
+
+    /// What one finished gather adds to its players: the same function rebuilds every record
+    /// from history when an older database is brought forward, so both paths always agree.
+    public static func applyRecords(of entry: HistoryEntry, to players: inout [Player]) {
+        let ratings = Dictionary(players.map { ($0.id, $0.rating) }, uniquingKeysWith: { first, _ in first })
+        let results = MatchRecord.result(
+            teamA: entry.teamA.players.map(\.id), teamB: entry.teamB.players.map(\.id), winner: entry.winner,
+            ratings: ratings,
+            goals: entry.goals.map { GoalCredit(team: $0.team, playerId: $0.playerId, assistId: $0.assistId) })
+        for index in players.indices {
+            guard let result = results[players[index].id] else { continue }
+            players[index].rating += result.ratingDelta
+            players[index].stats += result.stats
+        }
+    }
+
+    private static func historyEntry(for gather: ActiveGather, on pitch: Pitch, in state: GatherState,
+                                     endedAt: Int64) -> HistoryEntry {
+        func lineup(_ team: Team) -> HistoryEntry.Lineup {
+            HistoryEntry.Lineup(name: team.name, players: team.players.map {
+                HistoryEntry.PlayerName(id: $0, name: state.player($0)?.name ?? "#\($0)")
+            })
+        }
+        let goals = gather.standingGoals.compactMap { goal in
+            goal.team.map { HistoryEntry.Goal(team: $0, playerId: goal.playerId, assistId: goal.assistId,
+                                              matchMs: goal.matchMs ?? 0) }
+        }
+        return HistoryEntry(id: gather.id, endedAt: endedAt, pitch: PitchReference(id: pitch.id, name: pitch.name),
+                            teamA: lineup(gather.teamA), teamB: lineup(gather.teamB), score: gather.score, goals: goals)
+    }
+}
