@@ -30,7 +30,7 @@ let package = Package(
         // MARK: - Pure core
         .target(name: "GatherModel", path: "Sources/Model"),
         .target(name: "GatherDelivery", path: "Sources/Delivery"),
-        .target(name: "GatherPresenters", dependencies: ["GatherModel"], path: "Sources/Presenters"),
+        .target(name: "GatherPresenters", dependencies: ["GatherModel", "GatherDelivery"], path: "Sources/Presenters"),
 
         // MARK: - Single writer and its memory
         .target(name: "GatherStore", dependencies: [
@@ -64,7 +64,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "ModelTests", dependencies: ["GatherModel"], path: "Tests/ModelTests"),
-        .testTarget(name: "PresentersTests", dependencies: ["GatherPresenters"], path: "Tests/PresentersTests"),
+        .testTarget(name: "PresentersTests", dependencies: ["GatherPresenters", "GatherDelivery"], path: "Tests/PresentersTests"),
         .testTarget(name: "StoreTests", dependencies: ["GatherStore"], path: "Tests/StoreTests"),
         .testTarget(name: "CoordinatorTests", dependencies: ["GatherCoordinator", "GatherStore", "GatherDelivery"],
                     path: "Tests/CoordinatorTests"),

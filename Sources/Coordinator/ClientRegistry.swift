@@ -4,6 +4,7 @@ import GatherPresenters
 /// One connected client: its role, and the limits that apply to it alone.
 struct ClientSession {
     var address: String
+    var door: Door = .tls
     var role: Role = .spectator
     var username: String?
     var tokenHash: String?

@@ -58,13 +58,13 @@ public final class CoordinatorCore {
     public func handle(_ event: CoordinatorEvent) -> [Effect] {
         var effects: [Effect] = []
         switch event {
-        case .clientConnected(let client, let address):
+        case .clientConnected(let client, let address, let wire, let door):
             let now = environment.now()
-            clients[client] = ClientSession(address: address,
+            clients[client] = ClientSession(address: address, door: door,
                                             commandBucket: TokenBucket(capacity: environment.limits.commandBurst,
                                                                        ratePerSecond: environment.limits.commandsPerSecond,
                                                                        now: now))
-            effects.append(.greet(client, .welcome(serverTime: now)))
+            effects.append(.greet(client, .welcome(serverTime: now, protocol: wire)))
         case .clientDisconnected(let client):
             clients[client] = nil
         case .messageReceived(let client, let text):
@@ -101,6 +101,9 @@ public final class CoordinatorCore {
             sendError(failure.code, failure.message, id: failure.id, to: client, into: &effects)
             return
         }
+        if clients[client]?.door == .spectator {
+            return refuseOnSpectatorDoor(envelope, from: client, into: &effects)
+        }
         switch envelope.message {
         case .command(let command):
             handleCommand(command, from: client, into: &effects)
@@ -112,6 +115,24 @@ public final class CoordinatorCore {
             resume(token: token, id: envelope.id, from: client, into: &effects)
         case .logout:
             logout(id: envelope.id, from: client, into: &effects)
+        }
+    }
+
+    /// The plain-HTTP door is for watching: logins are sent to TLS (a password must never cross
+    /// the Wi-Fi in the clear) and commands are refused, whatever they carry.
+    private func refuseOnSpectatorDoor(_ envelope: ClientEnvelope, from client: ConnectionID,
+                                       into effects: inout [Effect]) {
+        switch envelope.message {
+        case .register, .login, .resume:
+            sendError(.tlsRequired, "Organisers log in over the secure address: \(environment.organiserAddress()).",
+                      id: envelope.id, to: client, into: &effects)
+        case .logout:
+            effects.append(.send(client, .session(nil)))
+        case .command(let command):
+            tally.rejectionsByCode[RejectionCode.forbidden.rawValue, default: 0] += 1
+            effects.append(.send(client, .rejected(id: command.id, rejection: Rejection(
+                .forbidden, "This address is for watching; organisers use \(environment.organiserAddress())."),
+                version: version)))
         }
     }
 

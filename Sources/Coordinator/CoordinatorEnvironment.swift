@@ -14,17 +14,22 @@ public struct CoordinatorEnvironment: Sendable {
     /// A real password hash of a random password: a login for an unknown name still runs the KDF
     /// once, so timing does not reveal which usernames exist.
     public var decoyPasswordHash: String
+    /// Where organisers log in (the TLS organiser page), for the spectator door's answers.
+    public var organiserAddress: @Sendable () -> String
     public var limits: Limits
 
     public init(now: @escaping @Sendable () -> Int64, newGatherID: @escaping @Sendable () -> String,
                 newToken: @escaping @Sendable () -> String, hashToken: @escaping @Sendable (String) -> String,
-                inviteCode: String, decoyPasswordHash: String, limits: Limits = Limits()) {
+                inviteCode: String, decoyPasswordHash: String,
+                organiserAddress: @escaping @Sendable () -> String = { "the organiser page over https" },
+                limits: Limits = Limits()) {
         self.now = now
         self.newGatherID = newGatherID
         self.newToken = newToken
         self.hashToken = hashToken
         self.inviteCode = inviteCode
         self.decoyPasswordHash = decoyPasswordHash
+        self.organiserAddress = organiserAddress
         self.limits = limits
     }
 

@@ -4,7 +4,7 @@ import GatherPresenters
 
 /// What happened, as the Coordinator's core hears it. Named after the fact, not the wish.
 public enum CoordinatorEvent: Equatable, Sendable {
-    case clientConnected(ConnectionID, address: String)
+    case clientConnected(ConnectionID, address: String, protocol: WireProtocol = .v1, door: Door = .tls)
     case clientDisconnected(ConnectionID)
     case messageReceived(ConnectionID, text: String)
     /// The countdown of that pitch's running timer came due.

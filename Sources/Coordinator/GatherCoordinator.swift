@@ -32,6 +32,8 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
     private let deliver: @Sendable ([Delivery]) -> Void
     private let kdfQueue = DispatchQueue(label: "gather.kdf", qos: .utility, attributes: .concurrent)
     private let logger: Logger
+    /// The gather.v2 rendering of the last published version, to patch the next one from.
+    private var lastV2State: (version: Int, json: JSONValue)?
     /// One countdown per running timer, all on the Coordinator's queue.
     private var countdownTimers: [Pitch.ID: (timer: DispatchSourceTimer, dueAt: Int64)] = [:]
     private var presenceTimer: DispatchSourceTimer?
@@ -45,7 +47,7 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
         self.passwords = passwords
         self.logger = logger
         self.deliver = deliver
-        exports.load(history: try store.allHistory())
+        exports.load(history: try store.allHistory(), players: core.state.players)
         metrics.update(version: core.version, decisions: core.tally)
     }
 
@@ -66,8 +68,8 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
 
     // MARK: - ConnectionEvents (the Transport's service thread)
 
-    public func connectionOpened(_ id: ConnectionID, remoteAddress: String) {
-        post(.clientConnected(id, address: remoteAddress))
+    public func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol wire: WireProtocol, door: Door) {
+        post(.clientConnected(id, address: remoteAddress, protocol: wire, door: door))
     }
 
     public func connectionClosed(_ id: ConnectionID) { post(.clientDisconnected(id)) }
@@ -91,9 +93,8 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
             case .send(let client, let message):
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
             case .publishSnapshot(let version, let state):
-                deliveries.append(.publishSnapshot(
-                    version: version, bytes: MessagePresenter.bytes(.snapshot(version: version, state: state, now: now))))
-                exports.follow(recent: state.history)
+                deliveries.append(.publishState(renderState(version: version, state: state, now: now)))
+                exports.follow(state)
             case .publishTick(let pitch, let timer):
                 deliveries.append(.publishTick(pitch: pitch, bytes: MessagePresenter.bytes(.tick(pitch: pitch, timer: timer,
                                                                                                now: now))))
@@ -122,6 +123,23 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
         }
         metrics.update(version: core.version, decisions: core.tally)
         if !deliveries.isEmpty { deliver(deliveries) }
+    }
+
+    /// One version for every audience: the gather.v1 snapshot, the gather.v2 snapshot, and the
+    /// gather.v2 patch from the version before, each encoded once for every connection.
+    private func renderState(version: Int, state: GatherState, now: Int64) -> StateFrames {
+        let v2 = StatePresenter.json(state, now: now, protocol: .v2)
+        var patch: [UInt8]?
+        if let previous = lastV2State, previous.version == version - 1 {
+            patch = MessagePresenter.bytes(.patch(from: previous.version, version: version,
+                                                  operations: JSONPatch.diff(from: previous.json, to: v2)))
+        }
+        lastV2State = (version, v2)
+        return StateFrames(
+            version: version,
+            v1Snapshot: MessagePresenter.bytes(.snapshot(version: version, state: state, now: now)),
+            v2Snapshot: JSONWriter.bytes(["type": "snapshot", "version": .int(version), "state": v2]),
+            v2Patch: patch)
     }
 
     private func scheduleCountdown(pitch: Pitch.ID, at: Int64?) {

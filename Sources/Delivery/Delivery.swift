@@ -12,6 +12,37 @@ public struct ConnectionID: Hashable, Sendable, Comparable, CustomStringConverti
     public static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+/// The WebSocket subprotocol a connection chose; a client that offers both gets gather.v2.
+public enum WireProtocol: String, Sendable, CaseIterable {
+    /// Whole snapshots, with the top-level `gather` (pitch 1's) that first-release clients read.
+    case v1 = "gather.v1"
+    /// The first snapshot, then patches; pitches carry their gathers.
+    case v2 = "gather.v2"
+}
+
+/// Which listener a connection came through. The spectator door is plain HTTP: nothing that
+/// arrives through it may log in or change anything.
+public enum Door: String, Sendable {
+    case tls
+    case spectator
+}
+
+/// One state version, rendered once for every audience and shared by every connection.
+public struct StateFrames: Sendable, Equatable {
+    public var version: Int
+    public var v1Snapshot: [UInt8]
+    public var v2Snapshot: [UInt8]
+    /// The gather.v2 patch from `version - 1` to `version`, when the previous version was rendered.
+    public var v2Patch: [UInt8]?
+
+    public init(version: Int, v1Snapshot: [UInt8], v2Snapshot: [UInt8], v2Patch: [UInt8]?) {
+        self.version = version
+        self.v1Snapshot = v1Snapshot
+        self.v2Snapshot = v2Snapshot
+        self.v2Patch = v2Patch
+    }
+}
+
 /// Bytes the Coordinator has rendered, for the Transport to deliver in order. Shared frames
 /// (snapshots, ticks, presence) are encoded once and written to every greeted connection.
 public enum Delivery: Sendable, Equatable {
@@ -19,8 +50,9 @@ public enum Delivery: Sendable, Equatable {
     case greet(ConnectionID, [UInt8])
     /// A direct reply, in the connection's bounded queue.
     case send(ConnectionID, [UInt8])
-    /// Each connection gets the newest version it has not had; older ones are skipped.
-    case publishSnapshot(version: Int, bytes: [UInt8])
+    /// Each gather.v1 connection gets the newest snapshot it has not had; each gather.v2 one the
+    /// patches since the version it holds, or the newest snapshot when it fell behind.
+    case publishState(StateFrames)
     /// The countdown of one pitch; gather.v1 connections follow pitch 1's only.
     case publishTick(pitch: Int, bytes: [UInt8])
     case publishPresence([UInt8])
@@ -30,7 +62,7 @@ public enum Delivery: Sendable, Equatable {
 /// own queue at once.
 public protocol ConnectionEvents: AnyObject, Sendable {
     /// After a successful handshake.
-    func connectionOpened(_ id: ConnectionID, remoteAddress: String)
+    func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol: WireProtocol, door: Door)
     /// Exactly once for every opened connection.
     func connectionClosed(_ id: ConnectionID)
     /// One complete, valid UTF-8 text message within the size limit.

@@ -9,10 +9,12 @@ import GatherModel
 public enum HistoryExport {
     public static let columns = [
         "id", "ended_at", "team_a", "team_a_players", "team_b", "team_b_players", "score_a", "score_b", "winner",
+        "pitch", "goals",
     ]
 
-    /// One row per entry, in the order given (the Store gives newest first).
-    public static func csv(_ entries: [HistoryEntry]) -> String {
+    /// One row per entry, in the order given (the Store gives newest first). `roster` names the
+    /// scorers who were no longer on a team when the gather ended.
+    public static func csv(_ entries: [HistoryEntry], roster: [Player.ID: String] = [:]) -> String {
         var lines = [columns.joined(separator: ",")]
         for entry in entries {
             let fields = [
@@ -25,6 +27,8 @@ public enum HistoryExport {
                 String(entry.score.A),
                 String(entry.score.B),
                 entry.winner.rawValue,
+                text(entry.pitch.name),
+                text(goals(entry, roster: roster)),
             ]
             lines.append(fields.map(quoted).joined(separator: ","))
         }
@@ -35,6 +39,19 @@ public enum HistoryExport {
 
     private static func playerNames(_ lineup: HistoryEntry.Lineup) -> String {
         lineup.players.map(\.name).joined(separator: "; ")
+    }
+
+    /// "A 12:34 Ann (Bob); B 20:01 ?": team, time played, scorer and (assist), in order.
+    static func goals(_ entry: HistoryEntry, roster: [Player.ID: String]) -> String {
+        let names = Dictionary((entry.teamA.players + entry.teamB.players).map { ($0.id, $0.name) },
+                               uniquingKeysWith: { first, _ in first })
+        func name(_ id: Player.ID) -> String { names[id] ?? roster[id] ?? "#\(id)" }
+        return entry.goals.map { goal in
+            var text = "\(goal.team.rawValue) \(MatchTimer.format(milliseconds: goal.matchMs)) "
+                + (goal.playerId.map(name) ?? "?")
+            if let assist = goal.assistId { text += " (\(name(assist)))" }
+            return text
+        }.joined(separator: "; ")
     }
 
     /// Neutralises a would-be formula; applied to free text only, never to the numbers we write.

@@ -1,7 +1,8 @@
+import GatherDelivery
 import GatherModel
 
-/// Renders `ServerMessage`s as JSON. Only `welcome` and `snapshot` differ between gather.v1 and
-/// gather.v2; every other message is the same bytes for both.
+/// Renders `ServerMessage`s as JSON. Only a `snapshot`'s state differs between gather.v1 and
+/// gather.v2 (`protocol` says which); every other message is the same bytes for both.
 public enum MessagePresenter {
     public static func bytes(_ message: ServerMessage, protocol wire: WireProtocol = .v1) -> [UInt8] {
         JSONWriter.bytes(json(message, protocol: wire))
@@ -9,8 +10,11 @@ public enum MessagePresenter {
 
     public static func json(_ message: ServerMessage, protocol wire: WireProtocol = .v1) -> JSONValue {
         switch message {
-        case .welcome(let serverTime):
-            return ["type": "welcome", "role": .string(Role.spectator.rawValue), "protocol": .string(wire.rawValue),
+        case .patch(let from, let version, let operations):
+            return ["type": "patch", "from": .int(from), "version": .int(version),
+                    "ops": .array(operations.map(\.json))]
+        case .welcome(let serverTime, let chosen):
+            return ["type": "welcome", "role": .string(Role.spectator.rawValue), "protocol": .string(chosen.rawValue),
                     "serverTime": .int(Int(serverTime))]
         case .snapshot(let version, let state, let now):
             return ["type": "snapshot", "version": .int(version),

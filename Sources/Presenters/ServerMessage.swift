@@ -1,3 +1,4 @@
+import GatherDelivery
 import GatherModel
 
 /// Who a connection is, as the wire says it.
@@ -16,13 +17,17 @@ public enum ErrorCode: String, Sendable {
     case usernameTaken = "username_taken"
     case rateLimited = "rate_limited"
     case unauthorized
+    /// A login over the plain-HTTP spectator door.
+    case tlsRequired = "tls_required"
 }
 
 /// Everything the server says, before it becomes bytes. The Coordinator emits these values, so
 /// its tests compare whole messages, and the Presenters alone decide their JSON shape.
 public enum ServerMessage: Equatable, Sendable {
-    case welcome(serverTime: Int64)
+    case welcome(serverTime: Int64, protocol: WireProtocol = .v1)
     case snapshot(version: Int, state: GatherState, now: Int64)
+    /// gather.v2: the RFC 6902 operations that turn version `from` into `version`.
+    case patch(from: Int, version: Int, operations: [PatchOperation])
     case tick(pitch: Pitch.ID, timer: MatchTimer, now: Int64)
     case presence(organisers: [String], spectators: Int)
     case session(SessionGrant?)

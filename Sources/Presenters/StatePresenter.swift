@@ -1,12 +1,5 @@
+import GatherDelivery
 import GatherModel
-
-/// Which shape of the `state` object a connection reads (docs/PROTOCOL.md "State").
-public enum WireProtocol: String, Sendable, CaseIterable {
-    /// With the top-level `gather` (pitch 1's) that first-release clients read.
-    case v1 = "gather.v1"
-    /// Pitches carry their gathers; nothing twice.
-    case v2 = "gather.v2"
-}
 
 /// The `state` object of docs/PROTOCOL.md, shared by every audience.
 public enum StatePresenter {

@@ -79,8 +79,9 @@ extension LiveServer {
 
     private func opened(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>) {
         nextConnectionNumber += 1
-        let connection = LiveConnection(id: ConnectionID(nextConnectionNumber), wsi: wsi,
-                                        replyLimit: configuration.replyQueueLimit,
+        let wire = lws_get_protocol(wsi).flatMap { WireProtocol(rawValue: String(cString: $0.pointee.name)) } ?? .v1
+        let connection = LiveConnection(id: ConnectionID(nextConnectionNumber), wsi: wsi, wire: wire,
+                                        door: door(of: wsi), replyLimit: configuration.replyQueueLimit,
                                         pingIntervalSeconds: configuration.pingIntervalSeconds)
         session.pointee = nextConnectionNumber
         connections[nextConnectionNumber] = connection
@@ -90,7 +91,7 @@ extension LiveServer {
             count = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) == nil ? 0 : strlen(buffer.baseAddress!)
         }
         let remoteAddress = remote.isEmpty ? "unknown" : String(decoding: remote.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        events?.connectionOpened(connection.id, remoteAddress: remoteAddress)
+        events?.connectionOpened(connection.id, remoteAddress: remoteAddress, protocol: wire, door: connection.door)
     }
 
     private func closed(session: UnsafeMutableRawPointer?) {
@@ -155,6 +156,7 @@ extension LiveServer {
             if connection.outbox.hasPending(shared) { lws_callback_on_writable(wsi) }
             return 0
         }
+        let versionBefore = connection.outbox.sentVersion
         guard case .frame(let frame) = connection.outbox.next(shared) else { return 0 }
         // Everything else already waiting goes in the same write: a sender's ack behind its
         // snapshot, a tick behind a stream of snapshots. One frame per turn made the ack wait a
@@ -172,10 +174,11 @@ extension LiveServer {
             let combined = TextFrames.concatenated(frames)
             if lws_write(wsi, combined.payload, combined.count, LWS_WRITE_HTTP) < 0 { return -1 }
         }
-        // A phone that joined after the publish is catching up, not part of the fan-out.
-        if let snapshot = shared.snapshot?.frame, frames.contains(where: { $0 === snapshot }),
-           connection.openedAt < snapshotPublishedAt {
-            fanOut.observe(publishedAt: snapshotPublishedAt)
+        // The write that brought this phone to the newest version; one that joined after the
+        // publish is catching up, not part of the fan-out.
+        if let version = shared.state?.version, versionBefore < version, connection.outbox.sentVersion == version,
+           connection.openedAt < statePublishedAt {
+            fanOut.observe(publishedAt: statePublishedAt)
         }
         if connection.outbox.hasPending(shared) || connection.closing != nil { lws_callback_on_writable(wsi) }
         return 0
@@ -199,10 +202,12 @@ extension LiveServer {
                     connection.closing = (CloseCode.policyViolation, "too many replies waiting")
                 }
                 lws_callback_on_writable(connection.wsi)
-            case .publishSnapshot(let version, let bytes):
-                guard version > shared.snapshot?.version ?? Int.min else { continue }
-                shared.snapshot = (version, SharedFrame(bytes))
-                snapshotPublishedAt = handedOverAt
+            case .publishState(let frames):
+                guard frames.version > shared.state?.version ?? Int.min else { continue }
+                shared.publish(SharedState(version: frames.version, v1Snapshot: SharedFrame(frames.v1Snapshot),
+                                           v2Snapshot: SharedFrame(frames.v2Snapshot)),
+                               patch: frames.v2Patch.map(SharedFrame.init))
+                statePublishedAt = handedOverAt
                 sharedChanged = true
             case .publishTick(let pitch, let bytes):
                 tickSerial += 1
@@ -221,8 +226,8 @@ extension LiveServer {
             }
             sharedChanged = true
         }
-        if sharedChanged, let context, let liveProtocol {
-            lws_callback_on_writable_all_protocol(context, liveProtocol)
+        if sharedChanged, let context {
+            for live in liveProtocols { lws_callback_on_writable_all_protocol(context, live) }
         }
     }
 }
@@ -235,5 +240,15 @@ enum HTTPHeaders {
         var buffer = [CChar](repeating: 0, count: length + 1)
         guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token) >= 0 else { return nil }
         return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}
+
+// MARK: - Which door
+
+extension LiveServer {
+    /// The listener a connection came through: the plain-HTTP spectator vhost, or TLS.
+    func door(of wsi: OpaquePointer) -> Door {
+        guard let spectatorVhost, lws_get_vhost(wsi) == spectatorVhost else { return .tls }
+        return .spectator
     }
 }

@@ -27,8 +27,8 @@ public final class LiveServer: @unchecked Sendable {
 
     var connections: [UInt64: LiveConnection] = [:]
     var shared = SharedFrames()
-    /// When the current shared snapshot was handed over, for the fan-out histogram.
-    var snapshotPublishedAt: UInt64 = 0
+    /// When the current shared state version was handed over, for the fan-out histogram.
+    var statePublishedAt: UInt64 = 0
     var tickSerial = 0
     var presenceSerial = 0
     var nextConnectionNumber: UInt64 = 0
@@ -36,7 +36,10 @@ public final class LiveServer: @unchecked Sendable {
     var draining = false
     /// What the context's creation info points into; freed with the server, after the context.
     private let storage = LWSContextStorage()
-    private(set) var liveProtocol: UnsafePointer<lws_protocols>?
+    /// The plain-HTTP listener for spectators, when there is one.
+    private(set) var spectatorVhost: OpaquePointer?
+    /// The WebSocket protocols (gather.v2, gather.v1), to wake every connection of each.
+    private(set) var liveProtocols: [UnsafePointer<lws_protocols>] = []
 
     public init(configuration: TransportConfiguration, logger: Logger, events: ConnectionEvents) {
         self.configuration = configuration
@@ -134,15 +137,17 @@ public final class LiveServer: @unchecked Sendable {
         // rx_buffer_size is a buffer per connection (commands are small; longer messages come in
         // pieces that `received` reassembles). tx_packet_size must be set apart from it: at 0, lws
         // caps each send at rx_buffer_size, splitting every snapshot and buffering the rest.
+        let live = WireProtocol.allCases.reversed().map { wire in
+            lws_protocols(name: storage.cString(wire.rawValue), callback: liveCallbackThunk,
+                          per_session_data_size: MemoryLayout<UInt64>.size,
+                          rx_buffer_size: LiveServer.receiveBufferBytes, id: 0, user: nil,
+                          tx_packet_size: LiveServer.largestSendBytes)
+        }
         let list = storage.protocolList([
             lws_protocols(name: storage.cString("http"), callback: httpCallbackThunk,
                           per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0),
-            lws_protocols(name: storage.cString("gather.v1"), callback: liveCallbackThunk,
-                          per_session_data_size: MemoryLayout<UInt64>.size,
-                          rx_buffer_size: LiveServer.receiveBufferBytes, id: 0, user: nil,
-                          tx_packet_size: LiveServer.largestSendBytes),
-        ])
-        liveProtocol = list + 1
+        ] + live)
+        liveProtocols = (1...live.count).map { list + $0 }
         return list
     }
 
@@ -215,6 +220,8 @@ public final class LiveServer: @unchecked Sendable {
 final class LiveConnection {
     let id: ConnectionID
     let wsi: OpaquePointer
+    let wire: WireProtocol
+    let door: Door
     var outbox: Outbox
     var incoming: [UInt8] = []
     var closing: (code: UInt16, reason: String)?
@@ -225,10 +232,13 @@ final class LiveConnection {
     var pingDue = false
     let openedAt = DispatchTime.now().uptimeNanoseconds
 
-    init(id: ConnectionID, wsi: OpaquePointer, replyLimit: Int, pingIntervalSeconds: Int) {
+    init(id: ConnectionID, wsi: OpaquePointer, wire: WireProtocol, door: Door, replyLimit: Int,
+         pingIntervalSeconds: Int) {
         self.id = id
         self.wsi = wsi
-        outbox = Outbox(replyLimit: replyLimit)
+        self.wire = wire
+        self.door = door
+        outbox = Outbox(replyLimit: replyLimit, readsPatches: wire == .v2)
         keepAlive = KeepAlive(intervalSeconds: pingIntervalSeconds, now: DispatchTime.now().uptimeNanoseconds)
     }
 }

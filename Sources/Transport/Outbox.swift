@@ -1,21 +1,14 @@
-/// The latest frames that every connection shares: a slow connection skips to the newest.
-struct SharedFrames {
-    var snapshot: (version: Int, frame: SharedFrame)?
-    /// The latest tick of each pitch's countdown; `serial` counts every tick of every pitch.
-    var ticks: [Int: (serial: Int, frame: SharedFrame)] = [:]
-    var presence: (serial: Int, frame: SharedFrame)?
-
-    /// The pitch gather.v1 clients know: the first release had only that one.
-    static let firstPitch = 1
-}
-
 /// What one connection still has to send, and in which order. Pure: the service thread asks it
 /// for the next frame on every writable callback.
 ///
-/// Order: the greeting first, then (once greeted) the newest snapshot not yet sent, then direct
-/// replies in order, then the newest presence and each pitch's newest tick. The Coordinator
-/// publishes a snapshot before the `ack` it makes possible, so a sender always sees version ≥ V
-/// no later than ack V.
+/// Order: the greeting first, then (once greeted) the state — for gather.v1 the newest snapshot
+/// not yet sent; for gather.v2 the patches since the version it holds, or the newest snapshot when
+/// it is further behind than the shared window — then direct replies in order, then the newest
+/// presence and each pitch's newest tick. The Coordinator publishes a version before the `ack`
+/// it makes possible, so a sender always has version ≥ V no later than ack V.
+///
+/// A connection's whole memory of the state is one version number: the frames are shared, so a
+/// stalled phone costs the same as a reading one.
 struct Outbox {
     enum Next: Equatable {
         case frame(SharedFrame)
@@ -31,19 +24,21 @@ struct Outbox {
     }
 
     let replyLimit: Int
-    /// gather.v2 connections follow every pitch's countdown; gather.v1 ones only pitch 1's.
-    let followsEveryPitch: Bool
+    /// gather.v2 connections get patches and follow every pitch's countdown; gather.v1 ones get
+    /// snapshots and pitch 1's countdown.
+    let readsPatches: Bool
     private var greeting: SharedFrame?
     private(set) var greeted = false
     private var replies: [SharedFrame] = []
     private var replyHead = 0
-    private(set) var sentSnapshotVersion = Int.min
+    /// The state version this connection has been sent (snapshot or patches).
+    private(set) var sentVersion = Int.min
     private var sentTickSerials: [Int: Int] = [:]
     private var sentPresenceSerial = 0
 
-    init(replyLimit: Int, followsEveryPitch: Bool = false) {
+    init(replyLimit: Int, readsPatches: Bool = false) {
         self.replyLimit = replyLimit
-        self.followsEveryPitch = followsEveryPitch
+        self.readsPatches = readsPatches
     }
 
     var queuedReplies: Int { replies.count - replyHead }
@@ -76,9 +71,13 @@ struct Outbox {
             return .frame(greeting)
         }
         guard greeted else { return .nothing }
-        if let snapshot = shared.snapshot, snapshot.version > sentSnapshotVersion {
-            sentSnapshotVersion = snapshot.version
-            return .frame(snapshot.frame)
+        if let state = shared.state, state.version > sentVersion {
+            if readsPatches, sentVersion != .min, let patch = shared.patch(to: sentVersion + 1) {
+                sentVersion += 1
+                return .frame(patch)
+            }
+            sentVersion = state.version
+            return .frame(readsPatches ? state.v2Snapshot : state.v1Snapshot)
         }
         if replyHead < replies.count {
             let frame = replies[replyHead]
@@ -93,9 +92,15 @@ struct Outbox {
             sentPresenceSerial = presence.serial
             return .frame(presence.frame)
         }
-        for (pitch, tick) in shared.ticks.sorted(by: { $0.key < $1.key })
-        where (followsEveryPitch || pitch == SharedFrames.firstPitch) && tick.serial > sentTickSerials[pitch, default: 0] {
-            sentTickSerials[pitch] = tick.serial
+        if readsPatches {
+            for (pitch, tick) in shared.ticks.sorted(by: { $0.key < $1.key })
+            where tick.serial > sentTickSerials[pitch, default: 0] {
+                sentTickSerials[pitch] = tick.serial
+                return .frame(tick.frame)
+            }
+        } else if let tick = shared.ticks[SharedFrames.firstPitch],
+                  tick.serial > sentTickSerials[SharedFrames.firstPitch, default: 0] {
+            sentTickSerials[SharedFrames.firstPitch] = tick.serial
             return .frame(tick.frame)
         }
         return .nothing

@@ -27,6 +27,11 @@ struct HTTPRoutes: Sendable {
         case "/api/history.csv":
             return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: exports.read().historyCSV,
                                 extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-history.csv\"")])
+        case "/api/players.json":
+            return json(exports.read().playersJSON)
+        case "/api/players.csv":
+            return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: exports.read().playersCSV,
+                                extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-players.csv\"")])
         case "/qr.svg":
             let page = request.query == "page=organiser" ? "/organiser.html" : "/"
             guard let svg = links.qrCodeSVG(path: page) else { return nil }
