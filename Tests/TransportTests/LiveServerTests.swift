@@ -125,18 +125,18 @@ final class LiveServerTests: XCTestCase {
         XCTAssertEqual(try client.readText(), #"echo {"type":"hello","note":"ünïcödé"}"#)
         XCTAssertTrue(events.log.contains(.received(#"{"type":"hello","note":"ünïcödé"}"#, from: id)))
 
-        server.deliver([.publishSnapshot(version: 1, bytes: Array("snapshot 1".utf8))])
+        server.deliver([.publishState(StateFrames(version: 1, v1Snapshot: Array("snapshot 1".utf8), v2Snapshot: Array("v2 snapshot 1".utf8), v2Patch: nil))])
         XCTAssertEqual(try client.readText(), "snapshot 1")
 
         // An older version arriving late must not replace what phones already have: the next
         // frame is the reply sent after it, and a phone joining now still starts from version 1.
-        server.deliver([.publishSnapshot(version: 0, bytes: Array("snapshot 0".utf8))])
+        server.deliver([.publishState(StateFrames(version: 0, v1Snapshot: Array("snapshot 0".utf8), v2Snapshot: Array("v2 snapshot 0".utf8), v2Patch: nil))])
         server.deliver([.send(id, Array("after the stale one".utf8))])
         XCTAssertEqual(try client.readText(), "after the stale one")
         let (late, _) = try openLive()
         XCTAssertEqual(try late.readText(), "snapshot 1")
 
-        server.deliver([.publishSnapshot(version: 2, bytes: Array("snapshot 2".utf8))])
+        server.deliver([.publishState(StateFrames(version: 2, v1Snapshot: Array("snapshot 2".utf8), v2Snapshot: Array("v2 snapshot 2".utf8), v2Patch: nil))])
         XCTAssertEqual(try client.readText(), "snapshot 2")
         XCTAssertEqual(try late.readText(), "snapshot 2")
     }
@@ -206,7 +206,7 @@ final class RecordingEvents: ConnectionEvents, @unchecked Sendable {
         return ConnectionID(number)
     }
 
-    func connectionOpened(_ id: ConnectionID, remoteAddress: String) {
+    func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol: WireProtocol, door: Door) {
         queue.async { [self] in
             record(.opened(id, remoteAddress: remoteAddress))
             server?.deliver([.greet(id, Array(Self.greeting(for: id).utf8))])

@@ -5,6 +5,11 @@ import XCTest
 final class OutboxTests: XCTestCase {
     private func frame(_ text: String) -> SharedFrame { SharedFrame(Array(text.utf8)) }
 
+    /// A version as the Transport shares it: "snapshot N" for gather.v1, "v2 snapshot N" for gather.v2.
+    private func state(_ version: Int) -> SharedState {
+        SharedState(version: version, v1Snapshot: frame("snapshot \(version)"), v2Snapshot: frame("v2 snapshot \(version)"))
+    }
+
     private func drain(_ outbox: inout Outbox, _ shared: SharedFrames) -> [String] {
         var sent: [String] = []
         for _ in 0..<100 {
@@ -17,7 +22,7 @@ final class OutboxTests: XCTestCase {
     func testNothingIsSentBeforeTheGreeting() {
         var outbox = Outbox(replyLimit: 4)
         var shared = SharedFrames()
-        shared.snapshot = (1, frame("snapshot 1"))
+        shared.publish(state(1), patch: nil)
         XCTAssertTrue(outbox.enqueue(frame("reply")))
         XCTAssertEqual(outbox.next(shared), .nothing)
         XCTAssertFalse(outbox.hasPending(shared))
@@ -30,15 +35,15 @@ final class OutboxTests: XCTestCase {
         var outbox = Outbox(replyLimit: 4)
         var shared = SharedFrames()
         outbox.greet(frame("welcome"), shared: shared)
-        shared.snapshot = (1, frame("snapshot 1"))
+        shared.publish(state(1), patch: nil)
         XCTAssertEqual(drain(&outbox, shared), ["welcome", "snapshot 1"])
 
-        shared.snapshot = (2, frame("snapshot 2"))
+        shared.publish(state(2), patch: nil)
         XCTAssertTrue(outbox.enqueue(frame("ack 2")))
         shared.ticks[1] = (1, frame("tick 1"))
         shared.presence = (1, frame("presence 1"))
         XCTAssertEqual(drain(&outbox, shared), ["snapshot 2", "ack 2", "presence 1", "tick 1"])
-        XCTAssertEqual(outbox.sentSnapshotVersion, 2)
+        XCTAssertEqual(outbox.sentVersion, 2)
     }
 
     func testASlowPhoneSkipsToTheNewestSnapshotAndTick() {
@@ -46,7 +51,7 @@ final class OutboxTests: XCTestCase {
         var shared = SharedFrames()
         outbox.greet(frame("welcome"), shared: shared)
         XCTAssertEqual(drain(&outbox, shared), ["welcome"])
-        for version in 1...50 { shared.snapshot = (version, frame("snapshot \(version)")) }
+        for version in 1...50 { shared.publish(state(version), patch: nil) }
         for serial in 1...9 { shared.ticks[1] = (serial, frame("tick \(serial)")) }
         XCTAssertEqual(drain(&outbox, shared), ["snapshot 50", "tick 9"])
         XCTAssertEqual(drain(&outbox, shared), [])
@@ -97,7 +102,7 @@ final class OutboxTests: XCTestCase {
     func testAGatherV1PhoneFollowsPitchOneAndAGatherV2PhoneEveryPitch() {
         var shared = SharedFrames()
         var v1 = Outbox(replyLimit: 4)
-        var v2 = Outbox(replyLimit: 4, followsEveryPitch: true)
+        var v2 = Outbox(replyLimit: 4, readsPatches: true)
         v1.greet(frame("welcome"), shared: shared)
         v2.greet(frame("welcome"), shared: shared)
         shared.ticks[2] = (1, frame("pitch 2 tick"))
@@ -114,5 +119,45 @@ final class OutboxTests: XCTestCase {
         XCTAssertEqual(drain(&outbox, shared), ["welcome"])
         shared.ticks[1] = (8, frame("a new tick"))
         XCTAssertEqual(drain(&outbox, shared), ["a new tick"])
+    }
+
+    // MARK: - gather.v2 patches
+
+    func testAGatherV2PhoneGetsOneSnapshotThenEachPatchInOrder() {
+        var shared = SharedFrames()
+        shared.publish(state(1), patch: nil)
+        var outbox = Outbox(replyLimit: 4, readsPatches: true)
+        outbox.greet(frame("welcome"), shared: shared)
+        XCTAssertEqual(drain(&outbox, shared), ["welcome", "v2 snapshot 1"])
+        shared.publish(state(2), patch: frame("patch 1→2"))
+        shared.publish(state(3), patch: frame("patch 2→3"))
+        XCTAssertTrue(outbox.enqueue(frame("ack 3")))
+        XCTAssertEqual(drain(&outbox, shared), ["patch 1→2", "patch 2→3", "ack 3"],
+                       "the sender has version 3 before its ack")
+    }
+
+    func testAPhoneFurtherBehindThanTheWindowGetsTheNewestSnapshotInstead() {
+        var shared = SharedFrames()
+        shared.publish(state(1), patch: nil)
+        var outbox = Outbox(replyLimit: 4, readsPatches: true)
+        outbox.greet(frame("welcome"), shared: shared)
+        XCTAssertEqual(drain(&outbox, shared), ["welcome", "v2 snapshot 1"])
+        for version in 2...(2 + SharedFrames.patchWindow) {
+            shared.publish(state(version), patch: frame("patch \(version - 1)→\(version)"))
+        }
+        let newest = 2 + SharedFrames.patchWindow
+        XCTAssertEqual(drain(&outbox, shared), ["v2 snapshot \(newest)"], "a stalled phone costs one version number")
+    }
+
+    func testAVersionPublishedWithoutAPatchBreaksTheChain() {
+        var shared = SharedFrames()
+        shared.publish(state(1), patch: nil)
+        var outbox = Outbox(replyLimit: 4, readsPatches: true)
+        outbox.greet(frame("welcome"), shared: shared)
+        _ = drain(&outbox, shared)
+        shared.publish(state(2), patch: frame("patch 1→2"))
+        shared.publish(state(3), patch: nil)
+        shared.publish(state(4), patch: frame("patch 3→4"))
+        XCTAssertEqual(drain(&outbox, shared), ["v2 snapshot 4"])
     }
 }
