@@ -12,6 +12,8 @@ struct ClientSession {
     /// A `register`/`login` waiting for the KDF; one at a time per connection, so a flood of
     /// correct logins cannot queue unbounded CPU work.
     var awaitingPassword = false
+    /// The limiter keys the pending attempt was counted under, to take it back on success.
+    var attemptKeys: [String] = []
 }
 
 /// Who is connected, and the presence line derived from it.

@@ -36,8 +36,8 @@ extension CoordinatorCore {
             return internalError(error, id: id, client: client, into: &effects)
         }
         clients[client]?.awaitingPassword = true
-        effects.append(.hashPassword(PasswordJob(client: client, purpose: .register, username: name, password: secret,
-                                                 requestID: id)))
+        requestPasswordCheck(.hashPassword(PasswordJob(client: client, purpose: .register, username: name,
+                                                       password: secret, requestID: id)), into: &effects)
     }
 
     func finishRegistration(_ job: PasswordJob, encodedHash: String, into effects: inout [Effect]) {
@@ -66,10 +66,10 @@ extension CoordinatorCore {
         do {
             let organiser = try store.organiser(username: name)
             clients[client]?.awaitingPassword = true
-            effects.append(.verifyPassword(
+            requestPasswordCheck(.verifyPassword(
                 PasswordJob(client: client, purpose: .login, username: organiser?.username ?? name, password: secret,
                             requestID: id),
-                against: organiser?.passwordHash ?? environment.decoyPasswordHash))
+                against: organiser?.passwordHash ?? environment.decoyPasswordHash), into: &effects)
         } catch {
             internalError(error, id: id, client: client, into: &effects)
         }
@@ -139,6 +139,8 @@ extension CoordinatorCore {
     }
 
     private func grantSession(username: String, id: String?, to client: ConnectionID, into effects: inout [Effect]) throws {
+        for key in clients[client]?.attemptKeys ?? [] { attempts.succeeded(key) }
+        clients[client]?.attemptKeys = []
         let token = environment.newToken()
         let tokenHash = environment.hashToken(token)
         try store.insertSession(tokenHash: tokenHash, username: username, at: environment.now())
@@ -153,30 +155,60 @@ extension CoordinatorCore {
         clients[client]?.tokenHash = tokenHash
     }
 
-    /// Refuses an attempt while its username or address is locked out, or while one is pending.
+    /// Admits an attempt and counts it at once, under the address and under the username from
+    /// that address (never the username alone: a stranger who knows a name must not lock its
+    /// owner out from another phone). Refuses while either is locked, while this connection's
+    /// last attempt is still being checked, or while the server's password checks are all taken.
     private func admitAttempt(username: String?, id: String?, from client: ConnectionID,
                               into effects: inout [Effect]) -> Bool {
         guard let session = clients[client] else { return false }
         let now = environment.now()
-        let locked = failures.isLocked("address:" + session.address, now: now)
-            || username.map { failures.isLocked("user:" + $0.lowercased(), now: now) } == true
-        if locked || session.awaitingPassword {
-            sendError(.rateLimited, locked ? "Too many failed attempts; wait a minute and try again."
-                                           : "Still checking your last attempt; wait a moment.",
-                      id: id, to: client, into: &effects)
+        let keys = Self.attemptKeys(address: session.address, username: username)
+        let refusal: String? = if keys.contains(where: { attempts.refuses($0, now: now) }) {
+            "Too many failed attempts; wait a minute and try again."
+        } else if session.awaitingPassword {
+            "Still checking your last attempt; wait a moment."
+        } else if !passwordChecks.hasRoom {
+            "The server is busy checking passwords; try again in a moment."
+        } else {
+            nil
+        }
+        if let refusal {
+            sendError(.rateLimited, refusal, id: id, to: client, into: &effects)
             return false
         }
+        for key in keys { attempts.admit(key, now: now) }
+        clients[client]?.attemptKeys = keys
         return true
     }
 
+    static func attemptKeys(address: String, username: String?) -> [String] {
+        var keys = ["address:" + address]
+        if let username, !username.isEmpty, username.utf8.count <= 128 {
+            keys.append("user:" + username.lowercased() + "@" + address)
+        }
+        return keys
+    }
+
+    /// The attempt was counted when it was admitted; a failure may now lock its keys.
     private func failAttempt(_ code: ErrorCode, _ message: String, username: String?, id: String?, client: ConnectionID,
                              into effects: inout [Effect]) {
         let now = environment.now()
-        if let address = clients[client]?.address { failures.recordFailure("address:" + address, now: now) }
-        if let username, !username.isEmpty, username.utf8.count <= 128 {
-            failures.recordFailure("user:" + username.lowercased(), now: now)
-        }
+        for key in clients[client]?.attemptKeys ?? [] { attempts.failed(key, now: now) }
+        clients[client]?.attemptKeys = []
         sendError(code, message, id: id, to: client, into: &effects)
+    }
+
+    // MARK: - The KDF, two at a time
+
+    private func requestPasswordCheck(_ work: Effect, into effects: inout [Effect]) {
+        if let started = passwordChecks.request(work) { effects.append(started) }
+        tally.passwordChecksPeak = passwordChecks.peak
+    }
+
+    func startNextPasswordCheck(into effects: inout [Effect]) {
+        if let next = passwordChecks.finished(stillConnected: { clients[$0] != nil }) { effects.append(next) }
+        tally.passwordChecksPeak = passwordChecks.peak
     }
 
     private func internalError(_ error: Error, id: String?, client: ConnectionID, into effects: inout [Effect]) {

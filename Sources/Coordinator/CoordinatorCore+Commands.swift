@@ -9,19 +9,17 @@ import Logging
 extension CoordinatorCore {
     func handleCommand(_ command: Command, from client: ConnectionID, into effects: inout [Effect]) {
         let id = command.id
-        guard var session = clients[client], session.role == .organiser, let organiser = session.username else {
+        guard let session = clients[client], session.role == .organiser, let organiser = session.username else {
             reject(id, Rejection(.forbidden, "Only organisers can change the gather; log in first."), to: client,
                    into: &effects)
             return
         }
         let now = environment.now()
-        guard session.commandBucket.take(now: now) else {
-            clients[client] = session
+        guard takeToken(client) else {
             reject(id, Rejection(.rateLimited, "Too many commands at once; wait a moment and try again."),
                    to: client, into: &effects)
             return
         }
-        clients[client] = session
 
         do {
             if let earlier = try store.reply(organiser: organiser, commandID: id) {

@@ -22,7 +22,8 @@ public final class CoordinatorCore {
     let logger: Logger
     var clients = ClientRegistry()
     var arbiter: Arbiter
-    var failures: FailureLimiter
+    var attempts: AttemptLimiter
+    var passwordChecks = PasswordChecks()
     /// The wake-up each running timer has asked for, by pitch.
     var countdownWakes: [Pitch.ID: Int64] = [:]
     var publishedPresence = Presence(organisers: [], spectators: 0)
@@ -38,7 +39,7 @@ public final class CoordinatorCore {
         self.environment = environment
         self.logger = logger
         self.arbiter = Arbiter(recent: loaded.recentJournal, windowLimit: environment.limits.journalWindow)
-        self.failures = FailureLimiter(allowed: environment.limits.failedLoginsAllowed,
+        self.attempts = AttemptLimiter(allowed: environment.limits.failedLoginsAllowed,
                                        windowMs: environment.limits.failureWindowMs,
                                        lockoutMs: environment.limits.lockoutMs)
     }
@@ -67,6 +68,7 @@ public final class CoordinatorCore {
             effects.append(.greet(client, .welcome(serverTime: now, protocol: wire)))
         case .clientDisconnected(let client):
             clients[client] = nil
+            passwordChecks.forget(client)
         case .messageReceived(let client, let text):
             guard clients[client] != nil else { break }
             // A command that lands in the few ms between zero and the countdown's wake-up
@@ -84,8 +86,10 @@ public final class CoordinatorCore {
             presenceWakeScheduled = false
         case .passwordHashed(let job, let encodedHash):
             finishRegistration(job, encodedHash: encodedHash, into: &effects)
+            startNextPasswordCheck(into: &effects)
         case .passwordChecked(let job, let matches):
             finishLogin(job, matches: matches, into: &effects)
+            startNextPasswordCheck(into: &effects)
         }
         updatePresence(into: &effects)
         return effects
@@ -103,6 +107,13 @@ public final class CoordinatorCore {
         }
         if clients[client]?.door == .spectator {
             return refuseOnSpectatorDoor(envelope, from: client, into: &effects)
+        }
+        if case .command = envelope.message {} else {
+            // Every message type shares the connection's token bucket, so none can be sent without limit.
+            guard takeToken(client) else {
+                return sendError(.rateLimited, "Too many messages at once; wait a moment and try again.",
+                                 id: envelope.id, to: client, into: &effects)
+            }
         }
         switch envelope.message {
         case .command(let command):
@@ -134,6 +145,14 @@ public final class CoordinatorCore {
                 .forbidden, "This address is for watching; organisers use \(environment.organiserAddress())."),
                 version: version)))
         }
+    }
+
+    /// Takes one token from the connection's bucket; false when it is empty.
+    func takeToken(_ client: ConnectionID) -> Bool {
+        guard var session = clients[client] else { return false }
+        let taken = session.commandBucket.take(now: environment.now())
+        clients[client] = session
+        return taken
     }
 
     /// Every `error` goes through here, so each one is counted once.

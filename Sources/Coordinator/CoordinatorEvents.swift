@@ -61,6 +61,8 @@ public struct DecisionTally: Equatable, Sendable {
     public var commandsApplied = 0
     public var rejectionsByCode: [String: Int] = [:]
     public var errorsByCode: [String: Int] = [:]
+    /// The most password checks (KDF runs) that were ever under way at once.
+    public var passwordChecksPeak = 0
 
     public init() {}
 }

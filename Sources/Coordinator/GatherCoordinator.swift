@@ -56,6 +56,11 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
         queue.sync { self.execute(self.core.start()) }
     }
 
+    /// The venue's pitches, for the start-up banner.
+    public func pitchNames() -> [(id: Int, name: String)] {
+        queue.sync { core.state.pitches.map { ($0.id, $0.name) } }
+    }
+
     /// Cancels the timers; the Store stays as committed.
     public func stop() {
         queue.sync {

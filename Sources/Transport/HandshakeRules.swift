@@ -1,9 +1,11 @@
 import Foundation
+import GatherDelivery
 
 /// Pure decisions about a request, kept out of the C callbacks so they can be tested.
 enum HandshakeRules {
     /// A browser's `Origin` must name the host it connected to; no `Origin` (a native client) passes.
-    static func originAllowed(origin: String?, host: String?) -> Bool {
+    /// `door` says which scheme's default port a `Host` without one means.
+    static func originAllowed(origin: String?, host: String?, door: Door = .tls) -> Bool {
         guard let origin, !origin.isEmpty else { return true }
         guard let host, !host.isEmpty else { return false }
         guard let schemeEnd = origin.range(of: "://") else { return false }
@@ -12,7 +14,7 @@ enum HandshakeRules {
         var authority = String(origin[schemeEnd.upperBound...])
         if let slash = authority.firstIndex(of: "/") { authority = String(authority[..<slash]) }
         return normalised(authority, defaultPort: scheme == "https" ? "443" : "80")
-            == normalised(host, defaultPort: "443")
+            == normalised(host, defaultPort: door == .tls ? "443" : "80")
     }
 
     private static func normalised(_ authority: String, defaultPort: String) -> String {
@@ -61,13 +63,48 @@ enum HandshakeRules {
         }
     }
 
-    /// Headers on every HTTP answer. The CSP allows only this origin (and its wss endpoint).
-    static let securityHeaders: [(String, String)] = [
-        ("Content-Security-Policy",
-         "default-src 'self'; connect-src 'self' wss:; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-             + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
-        ("X-Frame-Options", "DENY"),
-    ]
+    /// Headers on every HTTP answer. The CSP allows only this origin (and its own WebSocket).
+    /// No HSTS: it would send phones from the plain spectator door to TLS on the same host.
+    static func securityHeaders(_ door: Door) -> [(String, String)] {
+        [
+            ("Content-Security-Policy",
+             "default-src 'self'; connect-src 'self'\(door == .tls ? " wss:" : ""); img-src 'self' data:; style-src 'self'; "
+                 + "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+            ("X-Frame-Options", "DENY"),
+        ]
+    }
+
+    enum SpectatorDoorAnswer: Equatable { case serve, toTLS, notHere }
+
+    /// What the plain-HTTP door does with a path: what watching needs is served, the organiser
+    /// console is sent to TLS (its logins must never cross the Wi-Fi in the clear), the rest is 404.
+    static func spectatorDoor(path: String) -> SpectatorDoorAnswer {
+        switch path {
+        case "/", "/index.html", "/scoreboard.html", "/trust.html", "/ca.pem", "/qr.svg", "/healthz",
+             "/manifest.webmanifest", "/favicon.ico":
+            return .serve
+        case "/organiser.html", "/organiser":
+            return .toTLS
+        default:
+            for prefix in ["/api/", "/css/", "/js/", "/icons/"] where path.hasPrefix(prefix) { return .serve }
+            return .notHere
+        }
+    }
+
+    /// The host name of a `Host` header without its port (`[::1]:8080` → `[::1]`), or nil when it
+    /// does not look like a host: it goes into a `Location` header, so nothing else may pass.
+    static func hostName(_ header: String?) -> String? {
+        guard let header, !header.isEmpty, header.utf8.count <= 255 else { return nil }
+        var host = Substring(header)
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            host = host[...close]
+        } else if let colon = host.lastIndex(of: ":") {
+            host = host[..<colon]
+        }
+        let allowed = host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) }
+        return allowed && !host.isEmpty ? String(host) : nil
+    }
 }

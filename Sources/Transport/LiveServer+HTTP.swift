@@ -1,5 +1,6 @@
 import CLibWebSockets
 import Foundation
+import GatherDelivery
 
 // MARK: - Plain HTTP on protocol 0 (service thread only)
 
@@ -10,7 +11,7 @@ extension LiveServer {
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             // An upgrade that offered no subprotocol binds to protocol 0: not ours to accept.
             return refuseUpgrade(wsi, status: 400, reason: "Bad Request",
-                                 detail: "connect to /live with the gather.v1 subprotocol")
+                                 detail: "connect to /live with the gather.v2 or gather.v1 subprotocol")
         case LWS_CALLBACK_HTTP:
             return serveRequest(wsi)
         case LWS_CALLBACK_HTTP_WRITEABLE:
@@ -25,23 +26,39 @@ extension LiveServer {
         return 0
     }
 
-    /// GET only: a dynamic route, else a file under `Public/`, else 404.
+    /// GET only: a dynamic route, else a file under `Public/`, else 404. The spectator door serves
+    /// only what watching needs and sends organisers to TLS.
     private func serveRequest(_ wsi: OpaquePointer) -> Int32 {
         guard let path = HTTPHeaders.value(wsi, WSI_TOKEN_GET_URI) else {
             return respond(wsi, .text(405, "Only GET is served here."), extraHeaders: [("Allow", "GET")])
         }
         if path == "/live" {
-            return respond(wsi, .text(426, "Open /live as a WebSocket with the gather.v1 subprotocol."))
+            return respond(wsi, .text(426, "Open /live as a WebSocket with the gather.v2 or gather.v1 subprotocol."))
         }
-        let request = HTTPRequest(method: "GET", path: path, query: HTTPHeaders.value(wsi, WSI_TOKEN_HTTP_URI_ARGS))
+        let door = door(of: wsi)
+        if door == .spectator {
+            switch HandshakeRules.spectatorDoor(path: path) {
+            case .serve: break
+            case .toTLS:
+                let host = HandshakeRules.hostName(HTTPHeaders.value(wsi, WSI_TOKEN_HOST)) ?? "localhost"
+                let location = "https://\(host):\(tlsPort)\(path)"
+                return respond(wsi, .text(308, "Organisers use the secure address: \(location)"),
+                               extraHeaders: [("Location", location)])
+            case .notHere:
+                return respond(wsi, .text(404, "Nothing here for spectators."))
+            }
+        }
+        let request = HTTPRequest(method: "GET", path: path, query: HTTPHeaders.value(wsi, WSI_TOKEN_HTTP_URI_ARGS),
+                                  remoteAddress: Self.peerAddress(wsi), door: door)
         if let response = configuration.dynamicRoutes(request) {
             return respond(wsi, response)
         }
         guard let file = HandshakeRules.staticFile(for: path, root: configuration.publicDirectory) else {
             return respond(wsi, .text(404, "Nothing here."))
         }
+        let headers = staticFileHeaders(door)
         let served = lws_serve_http_file(wsi, file, HandshakeRules.contentType(forFile: file),
-                                         staticFileHeaders, Int32(staticFileHeaders.utf8.count))
+                                         headers, Int32(headers.utf8.count))
         if served < 0 || (served > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
         return 0
     }
@@ -57,7 +74,7 @@ extension LiveServer {
             guard lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
                                               lws_filepos_t(response.body.count), &cursor, end) == 0
             else { return false }
-            let headers = HandshakeRules.securityHeaders + [("Cache-Control", "no-store")]
+            let headers = HandshakeRules.securityHeaders(door(of: wsi)) + [("Cache-Control", "no-store")]
                 + response.extraHeaders + extraHeaders
             for (name, value) in headers {
                 guard lws_add_http_header_by_name(wsi, name + ":", value, Int32(value.utf8.count), &cursor, end) == 0
@@ -80,9 +97,18 @@ extension LiveServer {
 
     /// Raw header lines lws appends to a served file's answer. Pages are revalidated on every
     /// load so an upgraded server never runs with yesterday's script.
-    var staticFileHeaders: String {
-        (HandshakeRules.securityHeaders + [("Cache-Control", "no-cache")])
+    func staticFileHeaders(_ door: Door) -> String {
+        (HandshakeRules.securityHeaders(door) + [("Cache-Control", "no-cache")])
             .map { "\($0.0): \($0.1)\r\n" }.joined()
+    }
+
+    /// The peer's numeric address, as lws saw it at accept time.
+    static func peerAddress(_ wsi: OpaquePointer) -> String {
+        let remote = [CChar](unsafeUninitializedCapacity: 64) { buffer, count in
+            buffer.initialize(repeating: 0)
+            count = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) == nil ? 0 : strlen(buffer.baseAddress!)
+        }
+        return remote.isEmpty ? "unknown" : String(decoding: remote.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -55,7 +55,8 @@ extension LiveServer {
             return refuseUpgrade(wsi, status: 404, reason: "Not Found", detail: "the live endpoint is /live")
         }
         let origin = HTTPHeaders.value(wsi, WSI_TOKEN_ORIGIN)
-        guard HandshakeRules.originAllowed(origin: origin, host: HTTPHeaders.value(wsi, WSI_TOKEN_HOST)) else {
+        guard HandshakeRules.originAllowed(origin: origin, host: HTTPHeaders.value(wsi, WSI_TOKEN_HOST),
+                                           door: door(of: wsi)) else {
             logger.notice("refused a WebSocket from a foreign origin", metadata: ["http.origin": "\(origin ?? "")"])
             return refuseUpgrade(wsi, status: 403, reason: "Forbidden", detail: "this page is not served by this server")
         }
@@ -63,6 +64,13 @@ extension LiveServer {
             logger.warning("refused a WebSocket: connection limit reached",
                            metadata: ["transport.connections": "\(connections.count)"])
             return refuseUpgrade(wsi, status: 503, reason: "Service Unavailable", detail: "the server is full")
+        }
+        let address = Self.peerAddress(wsi)
+        guard connectionsByAddress[address, default: 0] < configuration.maximumConnectionsPerAddress else {
+            logger.notice("refused a WebSocket: too many from one address",
+                          metadata: ["transport.per_address": "\(configuration.maximumConnectionsPerAddress)"])
+            return refuseUpgrade(wsi, status: 429, reason: "Too Many Requests",
+                                 detail: "too many connections from your address")
         }
         return 0
     }
@@ -81,16 +89,14 @@ extension LiveServer {
         nextConnectionNumber += 1
         let wire = lws_get_protocol(wsi).flatMap { WireProtocol(rawValue: String(cString: $0.pointee.name)) } ?? .v1
         let connection = LiveConnection(id: ConnectionID(nextConnectionNumber), wsi: wsi, wire: wire,
-                                        door: door(of: wsi), replyLimit: configuration.replyQueueLimit,
+                                        door: door(of: wsi), remoteAddress: Self.peerAddress(wsi),
+                                        replyLimit: configuration.replyQueueLimit,
                                         pingIntervalSeconds: configuration.pingIntervalSeconds)
         session.pointee = nextConnectionNumber
         connections[nextConnectionNumber] = connection
+        connectionsByAddress[connection.remoteAddress, default: 0] += 1
         setConnectionCount(connections.count)
-        let remote = [CChar](unsafeUninitializedCapacity: 64) { buffer, count in
-            buffer.initialize(repeating: 0)
-            count = lws_get_peer_simple(wsi, buffer.baseAddress, buffer.count) == nil ? 0 : strlen(buffer.baseAddress!)
-        }
-        let remoteAddress = remote.isEmpty ? "unknown" : String(decoding: remote.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let remoteAddress = connection.remoteAddress
         events?.connectionOpened(connection.id, remoteAddress: remoteAddress, protocol: wire, door: connection.door)
     }
 
@@ -100,6 +106,8 @@ extension LiveServer {
             return
         }
         number.pointee = 0
+        let left = connectionsByAddress[connection.remoteAddress, default: 1] - 1
+        connectionsByAddress[connection.remoteAddress] = left > 0 ? left : nil
         setConnectionCount(connections.count)
         events?.connectionClosed(connection.id)
     }

@@ -26,6 +26,8 @@ public final class LiveServer: @unchecked Sendable {
     // MARK: Service thread only
 
     var connections: [UInt64: LiveConnection] = [:]
+    /// Open WebSocket connections per peer address, for the per-address cap.
+    var connectionsByAddress: [String: Int] = [:]
     var shared = SharedFrames()
     /// When the current shared state version was handed over, for the fan-out histogram.
     var statePublishedAt: UInt64 = 0
@@ -35,11 +37,13 @@ public final class LiveServer: @unchecked Sendable {
     var httpBodies: [OpaquePointer: [UInt8]] = [:]
     var draining = false
     /// What the context's creation info points into; freed with the server, after the context.
-    private let storage = LWSContextStorage()
+    let storage = LWSContextStorage()
+    /// The TLS listener's bound port, where the spectator door sends organisers.
+    var tlsPort = 0
     /// The plain-HTTP listener for spectators, when there is one.
-    private(set) var spectatorVhost: OpaquePointer?
+    var spectatorVhost: OpaquePointer?
     /// The WebSocket protocols (gather.v2, gather.v1), to wake every connection of each.
-    private(set) var liveProtocols: [UnsafePointer<lws_protocols>] = []
+    var liveProtocols: [UnsafePointer<lws_protocols>] = []
 
     public init(configuration: TransportConfiguration, logger: Logger, events: ConnectionEvents) {
         self.configuration = configuration
@@ -56,63 +60,25 @@ public final class LiveServer: @unchecked Sendable {
 
     // MARK: - Starting
 
-    /// Creates the context, binds, and starts the service thread. Returns the bound port.
-    public func start() throws -> Int {
+    /// Creates the context and its listeners, and starts the service thread. Returns the bound
+    /// ports (TLS, and the spectator door when there is one).
+    public func start() throws -> (tls: Int, spectator: Int?) {
         try checkFiles()
         FileDescriptorLimit.fit(connections: configuration.maximumConnections)
         LWSLogBridge.install(logger: logger)
-
-        var info = lws_context_creation_info()
-        info.port = Int32(configuration.port)
-        if configuration.host != "0.0.0.0", configuration.host != "::" { info.iface = storage.cString(configuration.host) }
-        info.options = Self.contextOptions(host: configuration.host)
-        info.ssl_cert_filepath = storage.cString(configuration.certificatePath)
-        info.ssl_private_key_filepath = storage.cString(configuration.privateKeyPath)
-        info.alpn = storage.cString("http/1.1")  // never h2 (CVE in 4.1.6's HTTP/2 header parser)
-        info.ssl_cipher_list = storage.cString(TLSPolicy.tls12Ciphers)
-        info.tls1_3_plus_cipher_list = storage.cString(TLSPolicy.tls13Ciphers)
-        info.server_string = storage.cString("gather")
-        info.protocols = makeProtocols()
-        // lws's own validity pings are off: `upkeep(now:)` pings with a `KeepAlive` per connection
-        // instead, because lws 4.1 files each validity timer in one sorted list.
-        info.retry_and_idle_policy = storage.retryPolicy(secondsSinceValidPing: 0, secondsSinceValidHangup: 0)
-        // No fd_limit_per_thread: below the process limit it switches lws 4.1 to a linear search of
-        // every connection for each socket event. lws sizes its direct-indexed tables from the
-        // open-file limit that `FileDescriptorLimit.fit` just set.
-        info.count_threads = 1
-        info.timeout_secs = 20
-        info.max_http_header_pool = 256
-        LWSContextOwner.register(self, in: &info)
-
-        guard let created = lws_create_context(&info) else {
-            throw TransportError("cannot listen on \(configuration.host):\(configuration.port) with the given certificate "
-                + "(is the port already in use, or the certificate and key not a pair?)")
-        }
-        let vhost = lws_get_vhost_by_name(created, "default")
-        let port = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? configuration.port
-        guard port > 0 else {
-            lws_context_destroy(created)
-            throw TransportError("cannot listen on \(configuration.host):\(configuration.port): the port is in use")
-        }
+        let created = try makeContext()
         lock.withLock {
-            context = created
-            if !handOff.isEmpty { lws_cancel_service(created) }
+            context = created.context
+            spectatorVhost = created.spectatorVhost
+            tlsPort = created.tlsPort
+            if !handOff.isEmpty { lws_cancel_service(created.context) }
         }
         let thread = Thread { [self] in self.serviceLoop() }
         thread.name = "gather.transport"
         thread.stackSize = 1 << 20
         self.thread = thread
         thread.start()
-        return port
-    }
-
-    /// TLS only (never plain HTTP on the port), lws checks UTF-8 too, IPv6 only when asked for.
-    static func contextOptions(host: String) -> UInt64 {
-        var options = gather_lws_option_do_ssl_global_init() | gather_lws_option_validate_utf8()
-        if host == "0.0.0.0" || (!host.contains(":") && host != "localhost") {
-            options |= gather_lws_option_disable_ipv6()
-        }
-        return options
+        return (created.tlsPort, created.spectatorPort)
     }
 
     private func checkFiles() throws {
@@ -125,30 +91,6 @@ public final class LiveServer: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: configuration.publicDirectory, isDirectory: &isDirectory),
               isDirectory.boolValue
         else { throw TransportError("the pages folder \(configuration.publicDirectory) does not exist") }
-    }
-
-    /// Allocated for every connection, though spectators never send: lws's 4 KB default would be
-    /// most of an idle spectator's memory.
-    static let receiveBufferBytes = 256
-    /// A whole snapshot (or message) goes to OpenSSL in one call.
-    static let largestSendBytes = 1 << 20
-
-    private func makeProtocols() -> UnsafePointer<lws_protocols> {
-        // rx_buffer_size is a buffer per connection (commands are small; longer messages come in
-        // pieces that `received` reassembles). tx_packet_size must be set apart from it: at 0, lws
-        // caps each send at rx_buffer_size, splitting every snapshot and buffering the rest.
-        let live = WireProtocol.allCases.reversed().map { wire in
-            lws_protocols(name: storage.cString(wire.rawValue), callback: liveCallbackThunk,
-                          per_session_data_size: MemoryLayout<UInt64>.size,
-                          rx_buffer_size: LiveServer.receiveBufferBytes, id: 0, user: nil,
-                          tx_packet_size: LiveServer.largestSendBytes)
-        }
-        let list = storage.protocolList([
-            lws_protocols(name: storage.cString("http"), callback: httpCallbackThunk,
-                          per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0),
-        ] + live)
-        liveProtocols = (1...live.count).map { list + $0 }
-        return list
     }
 
     // MARK: - The service thread
@@ -222,6 +164,7 @@ final class LiveConnection {
     let wsi: OpaquePointer
     let wire: WireProtocol
     let door: Door
+    let remoteAddress: String
     var outbox: Outbox
     var incoming: [UInt8] = []
     var closing: (code: UInt16, reason: String)?
@@ -232,12 +175,13 @@ final class LiveConnection {
     var pingDue = false
     let openedAt = DispatchTime.now().uptimeNanoseconds
 
-    init(id: ConnectionID, wsi: OpaquePointer, wire: WireProtocol, door: Door, replyLimit: Int,
+    init(id: ConnectionID, wsi: OpaquePointer, wire: WireProtocol, door: Door, remoteAddress: String, replyLimit: Int,
          pingIntervalSeconds: Int) {
         self.id = id
         self.wsi = wsi
         self.wire = wire
         self.door = door
+        self.remoteAddress = remoteAddress
         outbox = Outbox(replyLimit: replyLimit, readsPatches: wire == .v2)
         keepAlive = KeepAlive(intervalSeconds: pingIntervalSeconds, now: DispatchTime.now().uptimeNanoseconds)
     }

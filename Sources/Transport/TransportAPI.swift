@@ -1,13 +1,21 @@
+import GatherDelivery
+
 public struct HTTPRequest: Sendable {
     public let method: String
     /// Without the query.
     public let path: String
     public let query: String?
+    /// The peer's numeric address.
+    public let remoteAddress: String
+    /// The listener it came through.
+    public let door: Door
 
-    public init(method: String, path: String, query: String?) {
+    public init(method: String, path: String, query: String?, remoteAddress: String = "", door: Door = .tls) {
         self.method = method
         self.path = path
         self.query = query
+        self.remoteAddress = remoteAddress
+        self.door = door
     }
 }
 
@@ -29,6 +37,10 @@ public struct TransportConfiguration: Sendable {
     public var host: String
     /// 0 picks a free port; `LiveServer.start()` returns the bound one.
     public var port: Int
+    /// The plain-HTTP spectator door; nil for none, 0 for a free port.
+    public var spectatorPort: Int?
+    /// Connections one address may hold at once (WebSocket handshakes beyond it: 429).
+    public var maximumConnectionsPerAddress = 100
     public var certificatePath: String
     public var privateKeyPath: String
     public var publicDirectory: String

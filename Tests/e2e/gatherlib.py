@@ -29,11 +29,18 @@ INVITE = "TESTCODE1"
 PASSWORD = "correct horse battery"
 
 
+def free_port() -> int:
+    """A port the kernel hands out now (only for the spectator door, whose 0 means off)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 class GatherServer:
     """One real `gather serve` process on loopback."""
 
     def __init__(self, data_dir: str | None = None, cert_dir: str | None = None, port: int | None = None,
-                 invite_code: str = INVITE, extra_args: tuple[str, ...] = ()):
+                 invite_code: str = INVITE, extra_args: tuple[str, ...] = (), spectator_door: bool = False):
         self._tmp = tempfile.TemporaryDirectory(prefix="gather-e2e-")
         self.data_dir = data_dir or os.path.join(self._tmp.name, "data")
         self.cert_dir = cert_dir or os.path.join(self._tmp.name, "certs")
@@ -42,6 +49,9 @@ class GatherServer:
         self.port = port or 0
         self.invite_code = invite_code
         self.extra_args = extra_args
+        # The plain-HTTP spectator door is off unless a test needs it; then it takes a port the
+        # kernel just handed out (port 0 turns the door off, so it cannot pick its own).
+        self.spectator_port = free_port() if spectator_door else 0
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []
         self.errors: list[str] = []
@@ -51,7 +61,7 @@ class GatherServer:
     def start(self, timeout: float = 30) -> "GatherServer":
         args = [BINARY, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir,
                 "--cert-dir", self.cert_dir, "--public", PUBLIC, "--invite-code", self.invite_code,
-                *self.extra_args]
+                "--spectator-port", str(self.spectator_port), *self.extra_args]
         self.output, self.errors = [], []
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                         cwd=self._tmp.name)

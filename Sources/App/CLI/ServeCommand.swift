@@ -6,7 +6,7 @@ import Logging
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the pages and the live WebSocket over TLS on one port."
+        abstract: "Serve the pages and the live WebSocket over TLS, and a read-only plain-HTTP door for spectators."
     )
 
     @Option(help: "Address to listen on (0.0.0.0 for every IPv4 interface, :: for IPv6 too).")
@@ -14,6 +14,10 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "TLS port for the pages and wss://HOST:PORT/live (0 picks a free port).")
     var port = 8443
+
+    @Option(name: .customLong("spectator-port"),
+            help: "Plain-HTTP port where spectators watch without installing anything (read-only; 0 turns it off).")
+    var spectatorPort = 8080
 
     @OptionGroup var data: DataOptions
 
@@ -29,11 +33,25 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("public"), help: "Folder of the static pages.")
     var publicDirectory = "Public"
 
-    @Option(name: .customLong("invite-code"), help: "Code organisers need to register (default: a new random one).")
-    var inviteCode: String?
+    @Option(name: .customLong("invite-code"),
+            help: "Code organisers need to register, 8–64 characters (default: GATHER_INVITE_CODE, else a new random one).")
+    var inviteCodeOption: String?
+
+    /// The option, else the environment (which `ps` does not show), else nil for a random one.
+    var inviteCode: String? {
+        inviteCodeOption ?? ProcessInfo.processInfo.environment["GATHER_INVITE_CODE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     @Option(name: .customLong("max-connections"), help: "Most WebSocket connections at once.")
     var maximumConnections = 20_000
+
+    @Option(name: .customLong("max-connections-per-address"),
+            help: "Most connections one address may hold; a WebSocket handshake beyond it is answered 429.")
+    var maximumConnectionsPerAddress = 100
+
+    @Option(name: .customLong("metrics-from"),
+            help: "Also answer /metrics to this network (CIDR, e.g. 192.168.1.0/24); by default loopback only.")
+    var metricsFrom: String?
 
     @Option(name: .customLong("ping-interval"),
             help: "Seconds of silence before a connection is pinged; it is closed if it stays silent as long again.")
@@ -48,13 +66,27 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+        guard (0...65_535).contains(spectatorPort) else {
+            throw ValidationError("--spectator-port must be from 0 (off) to 65535.")
+        }
+        guard spectatorPort == 0 || spectatorPort != port || port == 0 else {
+            throw ValidationError("--spectator-port must differ from --port.")
+        }
+        guard (1...100_000).contains(maximumConnectionsPerAddress) else {
+            throw ValidationError("--max-connections-per-address must be from 1 to 100000.")
+        }
+        if let metricsFrom, AddressRange(cidr: metricsFrom) == nil {
+            throw ValidationError("--metrics-from must be a network such as 192.168.1.0/24 or fd00::/8.")
+        }
         guard (certificatePath == nil) == (privateKeyPath == nil) else {
             throw ValidationError("--cert and --key go together: give both, or neither to use the local CA.")
         }
         if let inviteCode {
-            guard (4...64).contains(inviteCode.count),
+            guard (8...64).contains(inviteCode.count),
                   inviteCode.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-            else { throw ValidationError("--invite-code must be 4–64 letters, digits, '-' or '_'.") }
+            else {
+                throw ValidationError("The invite code (--invite-code or GATHER_INVITE_CODE) must be 8–64 letters, digits, '-' or '_'.")
+            }
         }
         guard (1...1_000_000).contains(maximumConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000.")

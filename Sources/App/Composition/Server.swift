@@ -35,6 +35,7 @@ enum Server {
         }
 
         let inviteCode = options.inviteCode ?? SecureRandom.inviteCode()
+        let links = ServerLinks(identity: identity, host: options.host)
         let hasher = PasswordHasher()
         let environment = CoordinatorEnvironment(
             now: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
@@ -42,7 +43,8 @@ enum Server {
             newToken: { SecureRandom.token() },
             hashToken: { Digest.sha256Hex($0) },
             inviteCode: inviteCode,
-            decoyPasswordHash: hasher.hash(SecureRandom.token())
+            decoyPasswordHash: hasher.hash(SecureRandom.token()),
+            organiserAddress: { [links] in links.organiserURL }
         )
         let passwords = PasswordService(hash: { hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
 
@@ -58,7 +60,6 @@ enum Server {
             throw StartupFailure(description: "cannot load the saved gather: \(error)")
         }
 
-        let links = ServerLinks(identity: identity, host: options.host)
         let caCertificate = try certificates.caCertificatePath.map { path in
             guard let pem = FileManager.default.contents(atPath: path) else {
                 throw StartupFailure(description: "cannot read the local CA certificate \(path)")
@@ -68,29 +69,33 @@ enum Server {
         let routes = HTTPRoutes(metrics: coordinator.metrics, exports: coordinator.exports,
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
-                                caCertificate: caCertificate, links: links)
+                                caCertificate: caCertificate, links: links,
+                                metricsReaders: options.metricsFrom.flatMap(AddressRange.init(cidr:)).map { [$0] } ?? [])
         var configuration = TransportConfiguration(
             host: options.host, port: options.port,
             certificatePath: certificates.certificatePath, privateKeyPath: certificates.privateKeyPath,
             publicDirectory: options.publicDirectory,
             dynamicRoutes: { request in routes.respond(to: request) })
         configuration.maximumConnections = options.maximumConnections
+        configuration.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
+        configuration.spectatorPort = options.spectatorPort == 0 ? nil : options.spectatorPort
         configuration.pingIntervalSeconds = options.pingIntervalSeconds
         configuration.stalledTimeoutSeconds = options.stallTimeoutSeconds
         let server = LiveServer(configuration: configuration, logger: logger, events: coordinator)
         transport.server = server
 
         coordinator.start()
-        let port: Int
+        let ports: (tls: Int, spectator: Int?)
         do {
-            port = try server.start()
+            ports = try server.start()
         } catch {
             throw StartupFailure(description: "cannot start the server: \(error)")
         }
-        links.port = port
+        links.bind(tlsPort: ports.tls, spectatorPort: ports.spectator)
 
-        Banner.print(links: links, inviteCode: inviteCode, certificates: certificates)
-        logger.info("serving", metadata: ["server.host": "\(options.host)", "server.port": "\(port)",
+        Banner.print(links: links, inviteCode: inviteCode, certificates: certificates, pitches: coordinator.pitchNames())
+        logger.info("serving", metadata: ["server.host": "\(options.host)", "server.port": "\(ports.tls)",
+                                          "server.spectator_port": "\(ports.spectator.map(String.init) ?? "off")",
                                           "store.version": "\(coordinator.metrics.read().version)"])
 
         let received = signals.wait()

@@ -13,6 +13,8 @@ struct HTTPRoutes: Sendable {
     /// The generated CA, read once at start; nil with the user's own certificate.
     let caCertificate: [UInt8]?
     let links: ServerLinks
+    /// Who may read `/metrics` besides loopback (`--metrics-from`).
+    let metricsReaders: [AddressRange]
 
     func respond(to request: HTTPRequest) -> HTTPResponse? {
         switch request.path {
@@ -20,6 +22,10 @@ struct HTTPRoutes: Sendable {
             let reading = metrics.read()
             return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())}".utf8))
         case "/metrics":
+            guard (AddressRange.loopback + metricsReaders).contains(where: { $0.contains(request.remoteAddress) }) else {
+                return HTTPResponse(status: 403, contentType: "text/plain; charset=utf-8",
+                                    body: Array("/metrics answers loopback only; see --metrics-from.\n".utf8))
+            }
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
                                 body: Array(PrometheusText.render(metrics.read(), fanOut: fanOut(), connections: connections()).utf8))
         case "/api/history.json":
@@ -33,8 +39,7 @@ struct HTTPRoutes: Sendable {
             return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: exports.read().playersCSV,
                                 extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-players.csv\"")])
         case "/qr.svg":
-            let page = request.query == "page=organiser" ? "/organiser.html" : "/"
-            guard let svg = links.qrCodeSVG(path: page) else { return nil }
+            guard let svg = links.qrCodeSVG(query: request.query) else { return nil }
             return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(svg.utf8))
         case "/ca.pem":
             guard let caCertificate else { return nil }

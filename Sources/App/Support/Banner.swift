@@ -1,31 +1,39 @@
 import Foundation
 import GatherCertificates
 
-/// What `gather serve` prints at start: where to go, how to join, what to trust.
+/// What `gather serve` prints at start: where to go, for whom, how to join, what to trust.
 enum Banner {
-    static func print(links: ServerLinks, inviteCode: String, certificates: CertificateBundle) {
+    static func print(links: ServerLinks, inviteCode: String, certificates: CertificateBundle, pitches: [(id: Int, name: String)]) {
         var lines: [String] = []
         lines.append("Football Gather Live is running.")
         lines.append("")
-        for base in links.baseURLs {
-            lines.append("  Spectators:  \(base)/")
-            lines.append("  Organisers:  \(base)/organiser.html")
-            lines.append("  Scoreboard:  \(base)/scoreboard.html")
+        for (secure, spectator) in zip(links.secureBaseURLs, links.spectatorBaseURLs) {
+            lines.append("  Spectators (anyone, nothing to install):  \(spectator)/")
+            lines.append("  Organisers (log in, over TLS):             \(secure)/organiser.html")
+            lines.append("")
+        }
+        if let spectator = links.spectatorBaseURLs.first {
+            for pitch in pitches {
+                lines.append("  Scoreboard, \(pitch.name):  \(spectator)/scoreboard.html?pitch=\(pitch.id)")
+            }
+            lines.append("  Venue overview (every live pitch):  \(spectator)/scoreboard.html?pitch=all")
             lines.append("")
         }
         lines.append("  Invite code for organisers: \(inviteCode)")
         if certificates.caCertificatePath != nil {
-            lines.append("  Local CA (trust it once per phone): \(links.baseURLs.first ?? "")/ca.pem")
+            lines.append("  Organisers trust the local CA once per phone: \(links.secureBaseURLs.first ?? "")/trust.html")
             lines.append("  CA fingerprint SHA-256: \(certificates.fingerprintSHA256)")
         } else {
             lines.append("  Certificate fingerprint SHA-256: \(certificates.fingerprintSHA256)")
         }
-        if let qr = QRCode.terminal(for: links.spectatorURL) {
+        let spectatorURL = links.spectatorURL()
+        if let qr = QRCode.terminal(for: spectatorURL) {
             lines.append("")
-            lines.append("  Scan to follow the match: \(links.spectatorURL)")
+            lines.append("  Scan to follow the match: \(spectatorURL)")
             lines.append(qr)
         }
-        // Tests and scripts read the bound port from this line.
+        // Tests and scripts read the bound ports from these lines; the TLS one comes last.
+        if let plain = links.plainPort { lines.append("gather: spectator port \(plain)") }
         lines.append("gather: listening on port \(links.port)")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

@@ -1,10 +1,13 @@
 import Foundation
 import GatherCertificates
 
-/// The addresses people type or scan to reach this laptop, known once the port is bound.
+/// The addresses people type or scan to reach this laptop, known once the ports are bound:
+/// organisers always over TLS; spectators through the plain-HTTP door when it is open (no
+/// certificate to install), else over TLS too.
 final class ServerLinks: @unchecked Sendable {
     private let lock = NSLock()
-    private var boundPort = 0
+    private var tlsPort = 0
+    private var spectatorPort: Int?
     private var cachedQRCodes: [String: String] = [:]
     let hosts: [String]
 
@@ -12,29 +15,71 @@ final class ServerLinks: @unchecked Sendable {
         hosts = Self.reachableHosts(identity: identity, listeningOn: host)
     }
 
-    var port: Int {
-        get { lock.withLock { boundPort } }
-        set { lock.withLock { boundPort = newValue; cachedQRCodes = [:] } }
-    }
-
-    /// The base URL of every reachable address, LAN first.
-    var baseURLs: [String] {
-        let port = self.port
-        return hosts.map { "https://\(Self.bracketed($0)):\(port)" }
-    }
-
-    /// What the QR codes point at: the spectator page on the first LAN address.
-    var spectatorURL: String { (baseURLs.first ?? "https://localhost:\(port)") + "/" }
-
-    /// The QR code of a page on the first LAN address: `/` for spectators, or the organiser page
-    /// so a co-organiser can join. Drawn once per page and port.
-    func qrCodeSVG(path: String) -> String? {
+    func bind(tlsPort: Int, spectatorPort: Int?) {
         lock.withLock {
-            if let cached = cachedQRCodes[path] { return cached }
-            let svg = QRCode.svg(for: "https://\(Self.bracketed(hosts.first ?? "localhost")):\(boundPort)\(path)")
-            cachedQRCodes[path] = svg
+            self.tlsPort = tlsPort
+            self.spectatorPort = spectatorPort
+            cachedQRCodes = [:]
+        }
+    }
+
+    var port: Int { lock.withLock { tlsPort } }
+    var plainPort: Int? { lock.withLock { spectatorPort } }
+
+    /// The TLS base URL of every reachable address, LAN first.
+    var secureBaseURLs: [String] { hosts.map(secureBase) }
+
+    /// Where spectators go, on every reachable address.
+    var spectatorBaseURLs: [String] { hosts.map(spectatorBase) }
+
+    /// What the spectator QR codes point at: the spectator page on the first LAN address.
+    func spectatorURL(pitch: Int? = nil) -> String {
+        spectatorBase(hosts.first ?? "localhost") + "/" + (pitch.map { "?pitch=\($0)" } ?? "")
+    }
+
+    /// Where organisers log in (always TLS).
+    var organiserURL: String { secureBase(hosts.first ?? "localhost") + "/organiser.html" }
+
+    /// `/qr.svg`: the spectator page (of one pitch), or the organiser page for co-organisers.
+    /// Drawn once per target and port.
+    func qrCodeSVG(query: String?) -> String? {
+        let target = Self.qrTarget(query: query)
+        let url: String
+        switch target {
+        case .organiser: url = organiserURL
+        case .spectator(let pitch): url = spectatorURL(pitch: pitch)
+        }
+        return lock.withLock {
+            if let cached = cachedQRCodes[url] { return cached }
+            let svg = QRCode.svg(for: url)
+            if cachedQRCodes.count < 64 { cachedQRCodes[url] = svg }
             return svg
         }
+    }
+
+    enum QRTarget: Equatable {
+        case organiser
+        case spectator(pitch: Int?)
+    }
+
+    /// `page=organiser`, or `pitch=N` (1–9999); anything else is the spectator page.
+    static func qrTarget(query: String?) -> QRTarget {
+        let pairs = (query ?? "").split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        if pairs.contains(["page", "organiser"]) { return .organiser }
+        if let pitch = pairs.first(where: { $0.first == "pitch" && $0.count == 2 }).flatMap({ Int($0[1]) }),
+           (1...9999).contains(pitch) {
+            return .spectator(pitch: pitch)
+        }
+        return .spectator(pitch: nil)
+    }
+
+    private func secureBase(_ host: String) -> String {
+        "https://\(Self.bracketed(host)):\(port)"
+    }
+
+    private func spectatorBase(_ host: String) -> String {
+        guard let plainPort else { return secureBase(host) }
+        return "http://\(Self.bracketed(host)):\(plainPort)"
     }
 
     /// LAN IPv4 first (phones join those), then the `.local` name, then loopback.

@@ -1,0 +1,107 @@
+import CLibWebSockets
+import Foundation
+import GatherDelivery
+import GatherLWS
+
+// MARK: - The lws context and its two listeners
+
+extension LiveServer {
+    struct CreatedContext {
+        var context: OpaquePointer
+        var tlsPort: Int
+        var spectatorVhost: OpaquePointer?
+        var spectatorPort: Int?
+    }
+
+    /// Allocated for every connection, though spectators never send: lws's 4 KB default would be
+    /// most of an idle spectator's memory.
+    static let receiveBufferBytes = 256
+    /// A whole snapshot (or message) goes to OpenSSL in one call.
+    static let largestSendBytes = 1 << 20
+
+    /// One context, explicit vhosts: the TLS listener (pages, organisers, everything) and, when
+    /// configured, the plain-HTTP spectator door. Both share the protocols and the service thread.
+    func makeContext() throws -> CreatedContext {
+        var info = lws_context_creation_info()
+        info.options = gather_lws_option_explicit_vhosts() | gather_lws_option_do_ssl_global_init()
+        info.server_string = storage.cString("gather")
+        // No fd_limit_per_thread: below the process limit it switches lws 4.1 to a linear search of
+        // every connection for each socket event. lws sizes its direct-indexed tables from the
+        // open-file limit that `FileDescriptorLimit.fit` just set.
+        info.count_threads = 1
+        info.timeout_secs = 20
+        info.max_http_header_pool = 256
+        LWSContextOwner.register(self, in: &info)
+        guard let context = lws_create_context(&info) else {
+            throw TransportError("libwebsockets could not create its context")
+        }
+        let protocols = makeProtocols()
+        guard let tls = makeVhost(context, name: "tls", port: configuration.port, protocols: protocols, secure: true) else {
+            lws_context_destroy(context)
+            throw TransportError("cannot listen on \(configuration.host):\(configuration.port) with the given certificate "
+                + "(is the port already in use, or the certificate and key not a pair?)")
+        }
+        var created = CreatedContext(context: context, tlsPort: Int(lws_get_vhost_listen_port(tls)))
+        if let port = configuration.spectatorPort {
+            guard let plain = makeVhost(context, name: "spectators", port: port, protocols: protocols, secure: false) else {
+                lws_context_destroy(context)
+                throw TransportError("cannot listen for spectators on \(configuration.host):\(port) (is the port already in use?)")
+            }
+            created.spectatorVhost = plain
+            created.spectatorPort = Int(lws_get_vhost_listen_port(plain))
+        }
+        return created
+    }
+
+    private func makeVhost(_ context: OpaquePointer, name: String, port: Int, protocols: UnsafePointer<lws_protocols>,
+                           secure: Bool) -> OpaquePointer? {
+        var info = lws_context_creation_info()
+        info.vhost_name = storage.cString(name)
+        info.port = Int32(port)
+        if configuration.host != "0.0.0.0", configuration.host != "::" { info.iface = storage.cString(configuration.host) }
+        // lws 4.1 makes a vhost TLS only when DO_SSL_GLOBAL_INIT is among ITS options too.
+        info.options = Self.vhostOptions(host: configuration.host) | (secure ? gather_lws_option_do_ssl_global_init() : 0)
+        info.protocols = protocols
+        // lws's own validity pings are off: `upkeep(now:)` pings with a `KeepAlive` per connection
+        // instead, because lws 4.1 files each validity timer in one sorted list.
+        info.retry_and_idle_policy = storage.retryPolicy(secondsSinceValidPing: 0, secondsSinceValidHangup: 0)
+        info.timeout_secs = 20
+        if secure {
+            info.ssl_cert_filepath = storage.cString(configuration.certificatePath)
+            info.ssl_private_key_filepath = storage.cString(configuration.privateKeyPath)
+            info.alpn = storage.cString("http/1.1")  // never h2 (CVE in 4.1.6's HTTP/2 header parser)
+            info.ssl_cipher_list = storage.cString(TLSPolicy.tls12Ciphers)
+            info.tls1_3_plus_cipher_list = storage.cString(TLSPolicy.tls13Ciphers)
+        }
+        guard let vhost = lws_create_vhost(context, &info), lws_get_vhost_listen_port(vhost) > 0 else { return nil }
+        return vhost
+    }
+
+    /// lws checks UTF-8, IPv6 only when asked for, and plain HTTP never shares the TLS port.
+    static func vhostOptions(host: String) -> UInt64 {
+        var options = gather_lws_option_validate_utf8()
+        if host == "0.0.0.0" || (!host.contains(":") && host != "localhost") {
+            options |= gather_lws_option_disable_ipv6()
+        }
+        return options
+    }
+
+    private func makeProtocols() -> UnsafePointer<lws_protocols> {
+        // rx_buffer_size is a buffer per connection (commands are small; longer messages come in
+        // pieces that `received` reassembles). tx_packet_size must be set apart from it: at 0, lws
+        // caps each send at rx_buffer_size, splitting every snapshot and buffering the rest.
+        // gather.v2 comes first: a client that offers both is given the newer one.
+        let live = [WireProtocol.v2, .v1].map { wire in
+            lws_protocols(name: storage.cString(wire.rawValue), callback: liveCallbackThunk,
+                          per_session_data_size: MemoryLayout<UInt64>.size,
+                          rx_buffer_size: Self.receiveBufferBytes, id: 0, user: nil,
+                          tx_packet_size: Self.largestSendBytes)
+        }
+        let list = storage.protocolList([
+            lws_protocols(name: storage.cString("http"), callback: httpCallbackThunk,
+                          per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0),
+        ] + live)
+        liveProtocols = (1...live.count).map { list + $0 }
+        return list
+    }
+}
