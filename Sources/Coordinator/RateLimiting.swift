@@ -124,7 +124,7 @@ struct PasswordChecks: Equatable {
 
 extension Effect {
     /// The connection a KDF effect answers.
-    var passwordClient: ConnectionID? {
+    public var passwordClient: ConnectionID? {
         switch self {
         case .hashPassword(let job), .verifyPassword(let job, _): job.client
         default: nil

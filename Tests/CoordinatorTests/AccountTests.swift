@@ -53,22 +53,88 @@ final class AccountTests: XCTestCase {
         XCTAssertNil(register("carl", "long enough", .string(CoordinatorHarness.inviteCode)))
     }
 
-    func testFiveWrongPasswordsLockTheUsernameForAMinuteRightPasswordIncluded() throws {
+    /// docs/PROTOCOL.md "Limits against abuse": five failures lock the ADDRESS they came from, the
+    /// right password included, and never the same username from another phone.
+    func testFiveWrongPasswordsLockTheirAddressForAMinuteButNotTheOrganiserElsewhere() throws {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")
-        for attempt in 0..<5 {
-            let client = harness.connect(UInt64(10 + attempt), address: "10.0.1.\(attempt)")
-            let effects = harness.message(client, ["type": "login", "username": "ann", "password": "wrong password"], exhaustivity: .off)
+        let stranger = harness.connect(10, address: "10.0.1.66")
+        for _ in 0..<5 {
+            let effects = harness.message(stranger, ["type": "login", "username": "ann", "password": "wrong password"],
+                                          exhaustivity: .off)
             guard case .verifyPassword(let job, "kdf(correct horse)") = effects.first else { return XCTFail("\(effects)") }
             XCTAssertEqual(errorCode(harness.send(.passwordChecked(job, matches: false), exhaustivity: .off)), .unauthorized)
         }
-        let client = harness.connect(20, address: "10.0.2.1")
-        XCTAssertEqual(errorCode(harness.message(client, ["type": "login", "username": "ANN",
-                                                          "password": "correct horse"], exhaustivity: .off)), .rateLimited)
-        harness.clock.advance(byMs: 60_000)
-        let effects = harness.message(client, ["type": "login", "username": "ann", "password": "correct horse"], exhaustivity: .off)
-        guard case .verifyPassword(let job, _) = effects.first else { return XCTFail("\(effects)") }
+        let sameAddress = harness.connect(11, address: "10.0.1.66")
+        XCTAssertEqual(errorCode(harness.message(sameAddress, ["type": "login", "username": "ANN", "password": "correct horse"],
+                                                 exhaustivity: .off)), .rateLimited)
+        let owner = harness.connect(20, address: "10.0.2.1")
+        let effects = harness.message(owner, ["type": "login", "username": "ann", "password": "correct horse"], exhaustivity: .off)
+        guard case .verifyPassword(let job, _) = effects.first else { return XCTFail("the owner was locked out: \(effects)") }
         XCTAssertEqual(grant(harness.send(.passwordChecked(job, matches: true), exhaustivity: .off))?.username, "ann")
+        harness.clock.advance(byMs: 60_000)
+        let later = harness.message(sameAddress, ["type": "login", "username": "ann", "password": "correct horse"],
+                                    exhaustivity: .off)
+        guard case .verifyPassword = later.first else { return XCTFail("still locked after a minute: \(later)") }
+    }
+
+    /// An attempt counts the moment it is admitted, so twelve sent at once cannot all be tried.
+    func testAttemptsSentInParallelCountBeforeTheirPasswordsAreChecked() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        var answers: [ErrorCode?] = []
+        var started = 0
+        for number in 0..<12 {
+            let client = harness.connect(UInt64(100 + number), address: "10.0.3.3")
+            let effects = harness.message(client, ["type": "login", "username": "ann", "password": .string("guess \(number)00")],
+                                          exhaustivity: .off)
+            started += effects.filter { if case .verifyPassword = $0 { true } else { false } }.count
+            answers.append(errorCode(effects))
+        }
+        XCTAssertEqual(answers.filter { $0 == .rateLimited }.count, 7, "only five of twelve are admitted")
+        XCTAssertEqual(started, 2, "two password checks run at once; the other admitted ones wait")
+    }
+
+    func testASuccessTakesItsAttemptBack() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        let phone = harness.connect(30, address: "10.0.4.4")
+        for round in 0..<8 {
+            let right = round.isMultiple(of: 2)
+            let effects = harness.message(phone, ["type": "login", "username": "ann",
+                                                  "password": right ? "correct horse" : "wrong password"],
+                                          exhaustivity: .off)
+            guard case .verifyPassword(let job, _) = effects.first else { return XCTFail("round \(round): \(effects)") }
+            harness.send(.passwordChecked(job, matches: right), exhaustivity: .off)
+        }
+        // Four failures and four successes: the successes did not count, so a fifth try is admitted.
+        let effects = harness.message(phone, ["type": "login", "username": "ann", "password": "correct horse"],
+                                      exhaustivity: .off)
+        guard case .verifyPassword = effects.first else { return XCTFail("\(effects)") }
+    }
+
+    func testAtMostTwoPasswordChecksRunAndSixteenWaitInTheWholeServer() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        var jobs: [PasswordJob] = []
+        var refused = 0
+        for number in 0..<20 {
+            let client = harness.connect(UInt64(200 + number), address: "10.1.0.\(number)")
+            let effects = harness.message(client, ["type": "login", "username": "ann", "password": "correct horse"],
+                                          exhaustivity: .off)
+            for effect in effects { if case .verifyPassword(let job, _) = effect { jobs.append(job) } }
+            if errorCode(effects) == .rateLimited { refused += 1 }
+        }
+        XCTAssertEqual(jobs.count, 2)
+        XCTAssertEqual(refused, 2, "2 running + 16 waiting; the last two are refused at once")
+        // One finishes: the next waiting one (#202) starts, and the peak stays two.
+        let next = harness.send(.passwordChecked(jobs[0], matches: true), exhaustivity: .off)
+        XCTAssertEqual(next.compactMap(\.passwordClient), [ConnectionID(202)])
+        XCTAssertEqual(harness.tally.passwordChecksPeak, 2)
+        // A waiting phone that leaves (#203) is not checked at all: #204 is next.
+        harness.send(.clientDisconnected(ConnectionID(203)), exhaustivity: .off)
+        let after = harness.send(.passwordChecked(jobs[1], matches: true), exhaustivity: .off)
+        XCTAssertEqual(after.compactMap(\.passwordClient), [ConnectionID(204)])
     }
 
     func testAnUnknownUsernameStillRunsTheKDFAgainstTheDecoy() throws {

@@ -1,3 +1,4 @@
+import GatherDelivery
 import GatherModel
 import GatherPresenters
 import XCTest
@@ -108,7 +109,7 @@ final class MessagePresenterTests: XCTestCase {
         XCTAssertNil(v2["state"]?["gather"])
         guard case .array(let pitches)? = v2["state"]?["pitches"] else { return XCTFail("no pitches") }
         XCTAssertEqual(pitches.count, 2)
-        let welcome = try JSONValue.parse(MessagePresenter.bytes(.welcome(serverTime: 1), protocol: .v2)).get()
+        let welcome = try JSONValue.parse(MessagePresenter.bytes(.welcome(serverTime: 1, protocol: .v2))).get()
         XCTAssertEqual(welcome["protocol"], "gather.v2")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GatherTransport
+import GatherDelivery
 import XCTest
 
 final class HandshakeRulesTests: XCTestCase {
@@ -66,10 +67,43 @@ final class HandshakeRulesTests: XCTestCase {
     }
 
     func testEveryAnswerCarriesAStrictContentSecurityPolicy() {
-        let csp = HandshakeRules.securityHeaders.first { $0.0 == "Content-Security-Policy" }?.1 ?? ""
-        XCTAssertTrue(csp.contains("default-src 'self'"))
-        XCTAssertTrue(csp.contains("script-src 'self'"))
-        XCTAssertFalse(csp.contains("unsafe-inline"))
-        XCTAssertTrue(HandshakeRules.securityHeaders.contains { $0 == ("X-Content-Type-Options", "nosniff") })
+        for door in [Door.tls, .spectator] {
+            let headers = HandshakeRules.securityHeaders(door)
+            let csp = headers.first { $0.0 == "Content-Security-Policy" }?.1 ?? ""
+            XCTAssertTrue(csp.contains("default-src 'self'"))
+            XCTAssertTrue(csp.contains("script-src 'self'"))
+            XCTAssertFalse(csp.contains("unsafe-inline"))
+            XCTAssertTrue(headers.contains { $0 == ("X-Content-Type-Options", "nosniff") })
+            XCTAssertFalse(headers.contains { $0.0 == "Strict-Transport-Security" },
+                           "HSTS would send spectators' phones from the plain door to TLS")
+        }
+    }
+
+    // MARK: - The spectator door
+
+    func testTheSpectatorDoorServesWatchingAndSendsOrganisersToTLS() {
+        for path in ["/", "/index.html", "/scoreboard.html", "/trust.html", "/ca.pem", "/qr.svg", "/healthz",
+                     "/api/history.json", "/api/players.csv", "/js/live.js", "/css/app.css"] {
+            XCTAssertEqual(HandshakeRules.spectatorDoor(path: path), .serve, path)
+        }
+        XCTAssertEqual(HandshakeRules.spectatorDoor(path: "/organiser.html"), .toTLS)
+        for path in ["/metrics", "/sw.js", "/js", "/secret", "/organiser.html.bak"] {
+            XCTAssertEqual(HandshakeRules.spectatorDoor(path: path), .notHere, path)
+        }
+    }
+
+    func testTheHostOfARedirectIsAHostAndNothingElse() {
+        XCTAssertEqual(HandshakeRules.hostName("192.168.1.20:8080"), "192.168.1.20")
+        XCTAssertEqual(HandshakeRules.hostName("laptop.local"), "laptop.local")
+        XCTAssertEqual(HandshakeRules.hostName("[fe80::1]:8080"), "[fe80::1]")
+        XCTAssertNil(HandshakeRules.hostName("evil.com/\r\nSet-Cookie: x=1"))
+        XCTAssertNil(HandshakeRules.hostName(""))
+        XCTAssertNil(HandshakeRules.hostName(nil))
+    }
+
+    func testABrowserOnThePlainDoorMayOmitPort80() {
+        XCTAssertTrue(HandshakeRules.originAllowed(origin: "http://laptop.local", host: "laptop.local", door: .spectator))
+        XCTAssertTrue(HandshakeRules.originAllowed(origin: "http://10.0.0.2:8080", host: "10.0.0.2:8080", door: .spectator))
+        XCTAssertFalse(HandshakeRules.originAllowed(origin: "http://evil.example", host: "10.0.0.2:8080", door: .spectator))
     }
 }

@@ -36,7 +36,7 @@ final class LiveServerTests: XCTestCase {
         events = RecordingEvents()
         server = LiveServer(configuration: configuration, logger: Logger(label: "test.transport"), events: events)
         events.server = server
-        port = try server.start()
+        port = try server.start().tls
         XCTAssertGreaterThan(port, 0, "port 0 asks for a free port; start() tells which")
     }
 
