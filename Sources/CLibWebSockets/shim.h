@@ -30,6 +30,11 @@ static inline unsigned long long gather_lws_option_explicit_vhosts(void) {
     return (unsigned long long)LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
 }
 
+/// A vhost that cannot bind fails at creation instead of retrying later.
+static inline unsigned long long gather_lws_option_fail_upon_unable_to_bind(void) {
+    return (unsigned long long)LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
+}
+
 /// The libev event loop (epoll) instead of poll(): a client holding 10,000 sockets should not
 /// scan all of them on every wake-up. Needs the libwebsockets-evlib-ev plugin at run time.
 static inline unsigned long long gather_lws_option_libev(void) {

@@ -12,7 +12,8 @@ let httpCallbackThunk: LWSCallback = { wsi, reason, user, input, length in
         if let user { TLSPolicy.harden(OpaquePointer(user)) }
         return 0
     }
-    return LWSContextOwner.owner(of: wsi, as: LiveServer.self).handleHTTP(wsi, reason: reason, input: input, length: length)
+    return LWSContextOwner.owner(of: wsi, as: LiveServer.self)
+        .handleHTTP(wsi, reason: reason, user: user, input: input, length: length)
 }
 
 /// Protocol 1 (`gather.v1`): the WebSocket at `/live`, and the cross-thread wake-up.

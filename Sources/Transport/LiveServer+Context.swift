@@ -8,6 +8,7 @@ import GatherLWS
 extension LiveServer {
     struct CreatedContext {
         var context: OpaquePointer
+        var usesEventLibrary: Bool
         var tlsPort: Int
         var spectatorVhost: OpaquePointer?
         var spectatorPort: Int?
@@ -22,26 +23,45 @@ extension LiveServer {
     /// One context, explicit vhosts: the TLS listener (pages, organisers, everything) and, when
     /// configured, the plain-HTTP spectator door. Both share the protocols and the service thread.
     func makeContext() throws -> CreatedContext {
+        // epoll through lws's libev plugin where it is installed: poll() over every socket on
+        // each wake-up costs more the more phones there are. Without the plugin the context
+        // cannot be created with the option, and poll() it is.
+        if let context = makeContext(eventLibrary: true) {
+            return try addVhosts(to: context, usesEventLibrary: true)
+        }
+        logger.notice("libwebsockets' libev plugin is not installed (libwebsockets-evlib-ev): serving with poll()")
+        guard let context = makeContext(eventLibrary: false) else {
+            throw TransportError("libwebsockets could not create its context")
+        }
+        return try addVhosts(to: context, usesEventLibrary: false)
+    }
+
+    private func makeContext(eventLibrary: Bool) -> OpaquePointer? {
         var info = lws_context_creation_info()
         info.options = gather_lws_option_explicit_vhosts() | gather_lws_option_do_ssl_global_init()
+            | (eventLibrary ? gather_lws_option_libev() : 0)
         info.server_string = storage.cString("gather")
         // No fd_limit_per_thread: below the process limit it switches lws 4.1 to a linear search of
         // every connection for each socket event. lws sizes its direct-indexed tables from the
         // open-file limit that `FileDescriptorLimit.fit` just set.
         info.count_threads = 1
         info.timeout_secs = 20
-        info.max_http_header_pool = 256
+        // A header table is taken at accept time; 0 sizes the pool to the open-file limit, so
+        // idle connections cannot starve page loads (the per-address cap keeps them few).
+        info.max_http_header_pool = 0
         LWSContextOwner.register(self, in: &info)
-        guard let context = lws_create_context(&info) else {
-            throw TransportError("libwebsockets could not create its context")
-        }
+        return lws_create_context(&info)
+    }
+
+    private func addVhosts(to context: OpaquePointer, usesEventLibrary: Bool) throws -> CreatedContext {
         let protocols = makeProtocols()
         guard let tls = makeVhost(context, name: "tls", port: configuration.port, protocols: protocols, secure: true) else {
             lws_context_destroy(context)
             throw TransportError("cannot listen on \(configuration.host):\(configuration.port) with the given certificate "
                 + "(is the port already in use, or the certificate and key not a pair?)")
         }
-        var created = CreatedContext(context: context, tlsPort: Int(lws_get_vhost_listen_port(tls)))
+        var created = CreatedContext(context: context, usesEventLibrary: usesEventLibrary,
+                                     tlsPort: Int(lws_get_vhost_listen_port(tls)))
         if let port = configuration.spectatorPort {
             guard let plain = makeVhost(context, name: "spectators", port: port, protocols: protocols, secure: false) else {
                 lws_context_destroy(context)
@@ -61,7 +81,10 @@ extension LiveServer {
         if configuration.host != "0.0.0.0", configuration.host != "::" { info.iface = storage.cString(configuration.host) }
         // lws 4.1 makes a vhost TLS only when DO_SSL_GLOBAL_INIT is among ITS options too.
         info.options = Self.vhostOptions(host: configuration.host) | (secure ? gather_lws_option_do_ssl_global_init() : 0)
+            | gather_lws_option_fail_upon_unable_to_bind()
         info.protocols = protocols
+        // A connection that opened and sent nothing gives its header table back after this long.
+        info.timeout_secs_ah_idle = 5
         // lws's own validity pings are off: `upkeep(now:)` pings with a `KeepAlive` per connection
         // instead, because lws 4.1 files each validity timer in one sorted list.
         info.retry_and_idle_policy = storage.retryPolicy(secondsSinceValidPing: 0, secondsSinceValidHangup: 0)

@@ -5,9 +5,17 @@ import GatherDelivery
 // MARK: - Plain HTTP on protocol 0 (service thread only)
 
 extension LiveServer {
-    func handleHTTP(_ wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?,
-                    length: Int) -> Int32 {
+    func handleHTTP(_ wsi: OpaquePointer, reason: lws_callback_reasons, user: UnsafeMutableRawPointer?,
+                    input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         switch reason {
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+            return admitNetworkConnection(user)
+        case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+            accepted(wsi)
+        case LWS_CALLBACK_WSI_DESTROY:
+            destroyed(wsi)
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            return confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             // An upgrade that offered no subprotocol binds to protocol 0: not ours to accept.
             return refuseUpgrade(wsi, status: 400, reason: "Bad Request",

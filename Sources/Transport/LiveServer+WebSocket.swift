@@ -35,6 +35,8 @@ extension LiveServer {
             closed(session: session)
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             applyHandOff(context: lws_get_context(wsi))
+        case LWS_CALLBACK_WSI_DESTROY:
+            destroyed(wsi)
         default:
             break
         }
@@ -106,38 +108,67 @@ extension LiveServer {
             return
         }
         number.pointee = 0
+        releasePartial(connection)
         let left = connectionsByAddress[connection.remoteAddress, default: 1] - 1
         connectionsByAddress[connection.remoteAddress] = left > 0 ? left : nil
         setConnectionCount(connections.count)
         events?.connectionClosed(connection.id)
+        drainedConnectionClosed()
     }
 
     // MARK: Receiving
 
-    /// Reassembles one message from lws's pieces, within the size cap, and passes on valid text.
+    /// Reassembles one message from lws's pieces, within the size cap and the server-wide budget
+    /// for partial messages, and passes on valid text.
     private func received(on connection: LiveConnection, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         let wsi = connection.wsi
         if lws_frame_is_binary(wsi) != 0 {
-            return closeNow(wsi, code: CloseCode.unacceptableData, reason: "gather.v1 speaks text frames only")
+            return closeNow(wsi, code: CloseCode.unacceptableData, reason: "the gather protocols speak text frames only")
         }
-        if lws_is_first_fragment(wsi) != 0 { connection.incoming.removeAll(keepingCapacity: true) }
+        if lws_is_first_fragment(wsi) != 0 { releasePartial(connection) }
         guard connection.incoming.count + length <= configuration.maximumMessageBytes else {
-            connection.incoming = []
+            releasePartial(connection)
             return closeNow(wsi, code: CloseCode.messageTooBig,
                             reason: "messages are limited to \(configuration.maximumMessageBytes / 1024) KiB")
         }
         if let input, length > 0 {
             connection.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            partialMessageBytes += length
+            if partialMessageBytes > configuration.partialMessageBudget, evictLargestPartial() === connection {
+                return closeNow(wsi, code: CloseCode.messageTooBig, reason: "the server is short of room for messages")
+            }
         }
         guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
-        defer {
-            if connection.incoming.capacity > 16_384 { connection.incoming = [] } else { connection.incoming.removeAll(keepingCapacity: true) }
-        }
+        defer { releasePartial(connection) }
         guard let text = String(validating: connection.incoming, as: UTF8.self) else {
             return closeNow(wsi, code: CloseCode.invalidPayload, reason: "text frames must be valid UTF-8")
         }
         events?.received(text, from: connection.id)
         return 0
+    }
+
+    /// Drops a connection's partial message from the budget (a small buffer is kept for reuse).
+    func releasePartial(_ connection: LiveConnection) {
+        partialMessageBytes -= connection.incoming.count
+        if connection.incoming.capacity > 16_384 {
+            connection.incoming = []
+        } else {
+            connection.incoming.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Over budget, the largest partial message goes and its connection is closed with 1009:
+    /// twenty thousand phones each holding 64 KiB would otherwise hold over a gigabyte.
+    private func evictLargestPartial() -> LiveConnection? {
+        guard let largest = connections.values.max(by: { $0.incoming.count < $1.incoming.count }) else { return nil }
+        releasePartial(largest)
+        logger.notice("closing the connection with the largest partial message: over the server's budget",
+                      metadata: ["transport.partial_budget": "\(configuration.partialMessageBudget)"])
+        if largest.closing == nil {
+            largest.closing = (CloseCode.messageTooBig, "the server is short of room for messages")
+            lws_callback_on_writable(largest.wsi)
+        }
+        return largest
     }
 
     private func closeNow(_ wsi: OpaquePointer, code: UInt16, reason: String) -> Int32 {
@@ -234,9 +265,11 @@ extension LiveServer {
             }
             sharedChanged = true
         }
+        fanOut.publish()
         if sharedChanged, let context {
             for live in liveProtocols { lws_callback_on_writable_all_protocol(context, live) }
         }
+        if draining { finishIfDrained() }
     }
 }
 

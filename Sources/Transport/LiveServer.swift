@@ -15,12 +15,12 @@ public final class LiveServer: @unchecked Sendable {
 
     // MARK: Shared with other threads (under `lock`)
 
-    private let lock = NSLock()
+    let lock = NSLock()
     private var handOff: [(delivery: Delivery, at: UInt64)] = []
-    private var context: OpaquePointer?
+    var context: OpaquePointer?
     private var stopRequested = false
     private var openConnections = 0
-    private let stopped = DispatchSemaphore(value: 0)
+    let stopped = DispatchSemaphore(value: 0)
     private var thread: Thread?
 
     // MARK: Service thread only
@@ -28,6 +28,10 @@ public final class LiveServer: @unchecked Sendable {
     var connections: [UInt64: LiveConnection] = [:]
     /// Open WebSocket connections per peer address, for the per-address cap.
     var connectionsByAddress: [String: Int] = [:]
+    /// Every open TCP connection's peer, from accept to destruction, and the count per address.
+    var acceptedPeers: [OpaquePointer: String] = [:]
+    var tcpConnectionsByAddress: [String: Int] = [:]
+    var refusedAtAccept = 0
     var shared = SharedFrames()
     /// When the current shared state version was handed over, for the fan-out histogram.
     var statePublishedAt: UInt64 = 0
@@ -36,6 +40,16 @@ public final class LiveServer: @unchecked Sendable {
     var nextConnectionNumber: UInt64 = 0
     var httpBodies: [OpaquePointer: [UInt8]] = [:]
     var draining = false
+    /// The once-a-second sweep (service thread; set while the loop runs).
+    var upkeepTimer: LoopTimer?
+    /// When a shutdown stops waiting for phones to take their close frames.
+    var drainDeadline: UInt64?
+    /// Whether lws runs on the libev event library (epoll) rather than its poll() loop.
+    var usesEventLibrary = false
+    /// The poll loop's exit flag (the event library's loop ends by destroying the context).
+    var serviceFinished = false
+    /// Bytes held in partly received messages, across every connection.
+    var partialMessageBytes = 0
     /// What the context's creation info points into; freed with the server, after the context.
     let storage = LWSContextStorage()
     /// The TLS listener's bound port, where the spectator door sends organisers.
@@ -71,6 +85,7 @@ public final class LiveServer: @unchecked Sendable {
             context = created.context
             spectatorVhost = created.spectatorVhost
             tlsPort = created.tlsPort
+            usesEventLibrary = created.usesEventLibrary
             if !handOff.isEmpty { lws_cancel_service(created.context) }
         }
         let thread = Thread { [self] in self.serviceLoop() }
@@ -91,33 +106,6 @@ public final class LiveServer: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: configuration.publicDirectory, isDirectory: &isDirectory),
               isDirectory.boolValue
         else { throw TransportError("the pages folder \(configuration.publicDirectory) does not exist") }
-    }
-
-    // MARK: - The service thread
-
-    private func serviceLoop() {
-        guard let context = lock.withLock({ self.context }) else { return }
-        var drainDeadline: Date?
-        // lws 4.1 ignores lws_service's timeout and sleeps until its next timer: this one wakes
-        // the loop every second for pings, stalled readers, metrics and the shutdown deadline.
-        let upkeepTimer = LoopTimer()
-        upkeepTimer.attach(context) { [unowned self, unowned upkeepTimer] in
-            upkeep(now: DispatchTime.now().uptimeNanoseconds)
-            upkeepTimer.schedule(afterMicroseconds: 1_000_000)
-        }
-        upkeepTimer.schedule(afterMicroseconds: 1_000_000)
-        defer { upkeepTimer.detach() }
-        while true {
-            if lws_service(context, 0) < 0 { break }
-            fanOut.publish()
-            if draining {
-                if drainDeadline == nil { drainDeadline = Date().addingTimeInterval(2) }
-                if connections.isEmpty || Date() > drainDeadline! { break }
-            }
-        }
-        lock.withLock { self.context = nil }
-        lws_context_destroy(context)
-        stopped.signal()
     }
 
     // MARK: - Hand-off (any thread)

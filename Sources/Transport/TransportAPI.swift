@@ -45,6 +45,11 @@ public struct TransportConfiguration: Sendable {
     public var privateKeyPath: String
     public var publicDirectory: String
     public var maximumMessageBytes = 65_536
+    /// Bytes of partly received messages held across every connection at once.
+    public var partialMessageBudget = 32 << 20
+    /// TCP connections one address may have open that are not (yet) WebSockets: page loads and
+    /// handshakes in progress. Idle connections beyond it are closed at accept.
+    public var maximumPendingPerAddress = 32
     public var maximumConnections = 20_000
     /// Direct replies waiting per connection; a client that lets more pile up is closed (1008).
     public var replyQueueLimit = 256
