@@ -204,6 +204,33 @@ final class PitchTests: XCTestCase {
         }
     }
 
+    func testHistoryKeepsThePitchAsItWasNamedWhenTheGatherEnded() {
+        let store = twoPitches()
+        var gather = ActiveGather(id: "g-cage", phase: .live, bench: [])
+        gather.teamA.players = [3]
+        gather.teamB.players = [4]
+        var state = store.state
+        state.pitches[1].gather = gather
+        let cage = GatherTestStore(state)
+        cage.send(json: ["kind": "endGather", "pitch": 2]) { state in
+            state.pitches[1].gather = nil
+            state.history = [HistoryEntry(id: "g-cage", endedAt: self.start, pitch: PitchReference(id: 2, name: "Cage"),
+                                          teamA: .init(name: "Team A", players: [.init(id: 3, name: "Cid")]),
+                                          teamB: .init(name: "Team B", players: [.init(id: 4, name: "Dan")]),
+                                          score: Score())]
+            // A 0–0 draw between two players at 1200: E = ½, S = ½, no rating moves.
+            state.players[2].stats = PlayerStats(games: 1, draws: 1)
+            state.players[3].stats = PlayerStats(games: 1, draws: 1)
+        }
+        cage.send(json: ["kind": "renamePitch", "pitch": 2, "name": "Astro"]) { state in
+            state.pitches[1].name = "Astro"
+        }
+        cage.send(json: ["kind": "removePitch", "pitch": 2]) { state in
+            state.pitches.removeLast()
+        }
+        XCTAssertEqual(cage.state.history[0].pitch, PitchReference(id: 2, name: "Cage"))
+    }
+
     // MARK: - Arbitration subjects
 
     func testTheSameChangeOnTwoPitchesTouchesNothingInCommon() {
