@@ -126,17 +126,27 @@ extension CoordinatorCore {
 
     /// One wake-up per running timer: on each whole second of its remaining time, and at zero.
     /// Timers that stopped (or whose pitch is gone) have their wake-up cancelled.
+    ///
+    /// A wake-up already pending and not later than the next one is kept even when it is due now:
+    /// it is that timer's tick for this second, and moving it on (because another pitch's wake-up
+    /// or a command happened to be handled first) would skip the tick.
     func rescheduleCountdowns(into effects: inout [Effect]) {
         let now = environment.now()
         var wanted: [Pitch.ID: Int64] = [:]
         for pitch in state.pitches {
             guard let timer = pitch.gather?.timer, timer.status == .running, let endsAt = timer.endsAt else { continue }
             let remaining = endsAt - now
+            let next: Int64
             if remaining <= 0 {
-                wanted[pitch.id] = now + 1000  // the save failed; try again shortly
+                next = now + 1000  // the save failed; try again shortly
             } else {
                 let toNextSecond = remaining % 1000 == 0 ? 1000 : remaining % 1000
-                wanted[pitch.id] = now + min(toNextSecond, remaining)
+                next = now + min(toNextSecond, remaining)
+            }
+            if let pending = countdownWakes[pitch.id], pending <= next {
+                wanted[pitch.id] = pending
+            } else {
+                wanted[pitch.id] = next
             }
         }
         for pitch in Set(wanted.keys).union(countdownWakes.keys).sorted() where wanted[pitch] != countdownWakes[pitch] {

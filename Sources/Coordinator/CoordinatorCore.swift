@@ -77,8 +77,10 @@ public final class CoordinatorCore {
             receive(text, from: client, into: &effects)
         case .countdownWoke(let pitch):
             countdownWakes[pitch] = nil
-            if !expireTimersIfDue(into: &effects), let timer = state.pitch(pitch)?.gather?.timer,
-               timer.status == .running {
+            // Another pitch's full time published in the same instant does not replace this
+            // pitch's tick; a timer that just finished has no tick (its snapshot says it all).
+            expireTimersIfDue(into: &effects)
+            if let timer = state.pitch(pitch)?.gather?.timer, timer.status == .running {
                 effects.append(.publishTick(pitch: pitch, timer: timer))
             }
             rescheduleCountdowns(into: &effects)
