@@ -1,9 +1,13 @@
 // The gather.v1 client shared by every page: one WebSocket to /live that reconnects by itself,
 // resyncs from each snapshot, restores the organiser session and resends unanswered commands
 // with their original ids (the server answers a repeated id instead of applying it twice).
+// The last snapshot is kept in localStorage so a page reopened without the Wi-Fi shows the
+// last state it knew (marked "reconnecting") instead of an empty page.
 
 const TOKEN_KEY = "gather.token";
 const PENDING_KEY = "gather.pending";
+const SNAPSHOT_KEY = "gather.lastSnapshot";
+const SESSION_KEY = "gather.lastSession";
 
 export class LiveClient {
   constructor({ onChange = () => {}, onTick = () => {}, onPresence = () => {}, onSession = () => {},
@@ -23,13 +27,32 @@ export class LiveClient {
     this.connect();
   }
 
+  /// Shows the last snapshot (and organiser session) this browser saw, until the server answers.
+  /// Called by the page once its views exist; does nothing when a snapshot already arrived.
+  restoreLastState() {
+    if (this.state) return false;
+    const saved = readJSON(localStorage, SNAPSHOT_KEY);
+    if (!saved || !saved.state || typeof saved.version !== "number") return false;
+    this.state = saved.state;
+    this.version = saved.version;
+    const session = readJSON(localStorage, SESSION_KEY);
+    if (session && localStorage.getItem(TOKEN_KEY)) {
+      this.username = session.username;
+      this.onSession({ type: "session", role: "organiser", username: session.username, inviteCode: session.inviteCode, restored: true });
+    }
+    this.onChange(this.state, this.version);
+    return true;
+  }
+
   // MARK: - Connection
 
   connect() {
     this.setStatus(this.attempt === 0 ? "connecting" : "reconnecting");
     let socket;
     try {
-      socket = new WebSocket(`wss://${location.host}/live`, "gather.v1");
+      // The plain-HTTP spectator door has no TLS: its pages talk ws:// to the same host and port.
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      socket = new WebSocket(`${scheme}://${location.host}/live`, "gather.v1");
     } catch (error) {
       this.scheduleReconnect();
       return;
@@ -79,11 +102,12 @@ export class LiveClient {
         this.attempt = 0;
         this.role = "spectator";
         this.setStatus("live");
-        { const token = localStorage.getItem(TOKEN_KEY); if (token) this.authenticate({ type: "resume", token }); }
+        { const token = localStorage.getItem(TOKEN_KEY); if (token) this.resume(token); }
         break;
       case "snapshot":
         this.state = message.state;
         this.version = message.version;
+        writeJSON(localStorage, SNAPSHOT_KEY, { version: message.version, state: message.state });
         this.onChange(this.state, this.version);
         break;
       case "tick":
@@ -97,7 +121,8 @@ export class LiveClient {
         this.username = message.username || null;
         this.inviteCode = message.inviteCode || null;
         if (message.role === "organiser" && message.token) localStorage.setItem(TOKEN_KEY, message.token);
-        if (message.role !== "organiser") localStorage.removeItem(TOKEN_KEY);
+        if (message.role === "organiser") writeJSON(localStorage, SESSION_KEY, { username: this.username, inviteCode: this.inviteCode });
+        if (message.role !== "organiser") { localStorage.removeItem(TOKEN_KEY); localStorage.removeItem(SESSION_KEY); }
         this.onSession(message);
         if (this.auth) { this.auth.resolve(message); this.auth = null; }
         if (this.role === "organiser") this.resendPending();
@@ -134,11 +159,22 @@ export class LiveClient {
     });
   }
 
+  /// A token the server no longer knows ends the session the page may have restored from storage.
+  async resume(token) {
+    const reply = await this.authenticate({ type: "resume", token });
+    if (reply.type === "error" && reply.code === "unauthorized") {
+      localStorage.removeItem(SESSION_KEY);
+      this.role = "spectator";
+      this.onSession({ type: "session", role: "spectator" });
+    }
+  }
+
   register(username, password, inviteCode) { return this.authenticate({ type: "register", username, password, inviteCode }); }
   login(username, password) { return this.authenticate({ type: "login", username, password }); }
 
   logout() {
     localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(SESSION_KEY);
     this.pending.clear();
     this.savePending();
     this.send({ type: "logout", id: crypto.randomUUID() });
@@ -174,14 +210,12 @@ export class LiveClient {
   }
 
   savePending() {
-    const messages = [...this.pending.values()].map((entry) => entry.message);
-    try { sessionStorage.setItem(PENDING_KEY, JSON.stringify(messages)); } catch { /* storage full or blocked */ }
+    writeJSON(sessionStorage, PENDING_KEY, [...this.pending.values()].map((entry) => entry.message));
   }
 
   restorePending() {
-    let messages = [];
-    try { messages = JSON.parse(sessionStorage.getItem(PENDING_KEY) || "[]"); } catch { messages = []; }
-    for (const message of messages) {
+    const saved = readJSON(sessionStorage, PENDING_KEY);
+    for (const message of Array.isArray(saved) ? saved : []) {
       if (message && message.type === "command" && message.id) this.pending.set(message.id, { message, resolve: () => {} });
     }
   }
@@ -199,4 +233,14 @@ export class LiveClient {
     }
     return timer.remainingMs;
   }
+}
+
+// MARK: - Storage that may be full, blocked or hold garbage
+
+function readJSON(storage, key) {
+  try { return JSON.parse(storage.getItem(key) || "null"); } catch { return null; }
+}
+
+function writeJSON(storage, key, value) {
+  try { storage.setItem(key, JSON.stringify(value)); } catch { /* storage full or blocked */ }
 }

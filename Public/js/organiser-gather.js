@@ -1,5 +1,5 @@
 import { $, h, replace } from "./dom.js";
-import { clock, playersById, eventText } from "./format.js";
+import { clock, playersById, eventText, dateText } from "./format.js";
 
 /// Line-up (tap or drag), team names, the match controls, the timeline and the history.
 export class GatherView {
@@ -45,6 +45,11 @@ export class GatherView {
       $(`#col-${team.toLowerCase()}-title`).textContent = gather.teams[team].name;
       $(`#match-${team.toLowerCase()}-name`).textContent = gather.teams[team].name;
       $(`#match-${team.toLowerCase()}-score`).textContent = gather.score[team];
+      // "+1" alone does not say for whom; the accessible name does.
+      for (const button of document.querySelectorAll(`[data-score="${team}"]`)) {
+        const sign = Number(button.dataset.delta) > 0 ? "+1" : "−1";
+        button.setAttribute("aria-label", `${sign} goal for ${gather.teams[team].name}`);
+      }
     }
     replace($("#col-bench"), gather.bench.map((id) => this.chip(byId.get(id), "bench")));
     replace($("#col-A"), gather.teams.A.players.map((id) => this.chip(byId.get(id), "A")));
@@ -59,8 +64,17 @@ export class GatherView {
     $("#timer-start").disabled = timer.status === "running" || timer.status === "finished";
     $("#timer-pause").disabled = timer.status !== "running";
     $("#timer-form").querySelector("button").disabled = timer.status === "running";
+    this.showDuration(timer.durationSeconds);
     replace($("#timeline"), gather.events.slice().reverse().map((event) => h("li", { class: event.kind }, eventText(event, gather))));
     this.renderClock();
+  }
+
+  /// The pickers show the timer's length, unless the organiser is typing a new one.
+  showDuration(seconds) {
+    const form = $("#timer-form");
+    if (typeof seconds !== "number" || form.contains(document.activeElement)) return;
+    form.minutes.value = Math.floor(seconds / 60);
+    form.seconds.value = seconds % 60;
   }
 
   renderClock() {
@@ -71,7 +85,7 @@ export class GatherView {
     replace($("#history"), state.history.length ? state.history.map((entry) => h("li", {},
       h("strong", {}, `${entry.teams.A.name} ${entry.score.A} – ${entry.score.B} ${entry.teams.B.name}`),
       h("small", {}, `${entry.winner === "draw" ? "Draw" : entry.teams[entry.winner].name + " won"} · `
-        + new Date(entry.endedAt).toLocaleString())))
+        + dateText(entry.endedAt))))
       : [h("li", { class: "empty" }, "No finished gathers yet.")]);
   }
 

@@ -22,7 +22,7 @@ export class PlayersView {
     }
     for (const id of [...this.selected]) if (!state.players.some((player) => player.id === id)) this.selected.delete(id);
     replace($("#player-list"), state.players.length ? state.players.map((player) => this.row(player, inGather.has(player.id)))
-      : [h("li", { class: "empty" }, "No players yet. Add the first one below.")]);
+      : [h("li", { class: "empty" }, "No players yet. Add the first one above.")]);
     $("#select-toggle").disabled = !!state.gather || state.players.length < 2;
     if (state.gather && this.selecting) this.toggleSelecting();
     this.renderSelection();

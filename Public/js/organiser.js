@@ -3,6 +3,12 @@ import { $, connectionPill } from "./dom.js";
 import { statusText } from "./format.js";
 import { PlayersView } from "./organiser-players.js";
 import { GatherView } from "./organiser-gather.js";
+import { Tabs } from "./tabs.js";
+import { Announcer } from "./announce.js";
+import { ScreenWake } from "./wake.js";
+import { keepShellOffline } from "./offline.js";
+
+keepShellOffline();
 
 // MARK: - Feedback
 
@@ -25,7 +31,7 @@ async function perform(action) {
 
 const live = new LiveClient({
   onStatus: (status) => connectionPill($("#connection"), status, statusText),
-  onChange: (state) => { players.render(state); gather.render(state); },
+  onChange: (state) => { players.render(state); gather.render(state); announcer.update(state); keepAwakeWhileTimerRuns(); },
   onTick: () => gather.renderClock(),
   onSession: showSession,
   onPresence: (presence) => {
@@ -35,9 +41,19 @@ const live = new LiveClient({
   onNotice: (text) => notify(text),
 });
 
-const players = new PlayersView(live, perform, () => selectTab("gather"));
+const tabs = new Tabs($("[role=tablist]"), () => keepAwakeWhileTimerRuns());
+const players = new PlayersView(live, perform, () => tabs.select("gather"));
 const gather = new GatherView(live, perform);
+const announcer = new Announcer();
+const wake = new ScreenWake();
 setInterval(() => gather.renderClock(), 250);
+live.restoreLastState();
+
+/// The organiser watching the gather screen during a running timer must not see it go dark.
+function keepAwakeWhileTimerRuns() {
+  const timer = live.state && live.state.gather && live.state.gather.timer;
+  wake.want(!$("#signed-in").hidden && tabs.selected === "gather" && !!timer && timer.status === "running");
+}
 
 // MARK: - Signing in
 
@@ -47,6 +63,7 @@ function showSession(session) {
   $("#signed-in").hidden = !organiser;
   $("#whoami").textContent = organiser ? `you are ${session.username}` : "";
   $("#invite-code").textContent = session.inviteCode || "";
+  keepAwakeWhileTimerRuns();
 }
 
 function formFields(form) { return Object.fromEntries(new FormData(form).entries()); }
@@ -69,15 +86,3 @@ $("#register-form").addEventListener("submit", async (event) => {
 
 $("#logout").addEventListener("click", () => live.logout());
 
-// MARK: - Tabs
-
-function selectTab(name) {
-  for (const button of document.querySelectorAll("[data-tab]")) {
-    button.setAttribute("aria-selected", String(button.dataset.tab === name));
-  }
-  for (const section of document.querySelectorAll(".tab")) section.hidden = section.id !== `tab-${name}`;
-}
-
-for (const button of document.querySelectorAll("[data-tab]")) {
-  button.addEventListener("click", () => selectTab(button.dataset.tab));
-}

@@ -1,12 +1,17 @@
 import { LiveClient } from "./live.js";
 import { $, h, replace, connectionPill } from "./dom.js";
 import { clock, playersById, names, eventText, resultText, dateText, statusText } from "./format.js";
+import { Announcer } from "./announce.js";
+import { keepShellOffline } from "./offline.js";
+
+keepShellOffline();
+const announcer = new Announcer();
 
 const phaseText = { setup: "Line-up being picked", live: "Live" };
 
 const live = new LiveClient({
   onStatus: (status) => connectionPill($("#connection"), status, statusText),
-  onChange: render,
+  onChange: (state) => { render(state); announcer.update(state); },
   onTick: renderClock,
   onPresence: (presence) => { $("#watching").textContent = `${presence.spectators} watching`; },
 });
@@ -17,6 +22,7 @@ function render(state) {
   if (!gather) {
     $("#phase").textContent = "No gather right now.";
     for (const id of ["#score-a", "#score-b"]) $(id).textContent = "0";
+    for (const [id, name] of [["#team-a-name", "Team A"], ["#team-b-name", "Team B"], ["#list-a-title", "Team A"], ["#list-b-title", "Team B"]]) $(id).textContent = name;
     replace($("#list-a")); replace($("#list-b")); replace($("#goals"));
   } else {
     const finished = gather.timer.status === "finished";
@@ -46,3 +52,4 @@ function renderClock() {
 }
 
 setInterval(renderClock, 250);
+live.restoreLastState();

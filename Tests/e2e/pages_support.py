@@ -1,16 +1,23 @@
 """Headless Chromium (Debian's chromium + chromium-driver) pointed at the real server.
 
 Chromium is told to accept exactly our server's public key (an SPKI pin of the certificate
-the server generated), never to ignore certificate errors in general.
+the server generated), never to ignore certificate errors in general. That is enough for the
+pages and for registering the service worker (checked in test_service_worker.py).
+
+Phones are emulated with Chrome's mobileEmulation device metrics (a desktop window cannot be
+narrower than 500 px); a projector gets an exact 1920×1080 viewport through the DevTools
+protocol (a window of that size would lose the height of the browser's own bars).
 """
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import os
 import shutil
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 from cryptography import x509
@@ -18,8 +25,15 @@ from cryptography.hazmat.primitives import serialization
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+import selenium_axe_python as axe_module
+from selenium_axe_python import Axe
+
+from gatherlib import PASSWORD, Live, run
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+PHONES = ((360, 640), (390, 844))
+PROJECTOR = (1920, 1080)
+AXE_SCRIPT = Path(axe_module.__file__).resolve().parent / "axe-core" / "axe.min.js"
 
 
 def spki_pin(cert_path: str) -> str:
@@ -46,7 +60,9 @@ def chromedriver_binary() -> str:
 class Browser:
     """One headless Chromium with its own profile, sized like a phone or a projector."""
 
-    def __init__(self, server, width: int, height: int, mobile: bool = False):
+    def __init__(self, server, width: int, height: int, mobile: bool | None = None):
+        mobile = width < 500 if mobile is None else mobile
+        self.width, self.height, self.mobile = width, height, mobile
         self.profile = tempfile.TemporaryDirectory(prefix="gather-chromium-")
         options = webdriver.ChromeOptions()
         options.binary_location = chromium_binary()
@@ -61,6 +77,9 @@ class Browser:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver = webdriver.Chrome(service=Service(chromedriver_binary()), options=options)
         self.driver.set_page_load_timeout(20)
+        if not mobile:
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
         self.server = server
 
     def open(self, path: str):
@@ -105,6 +124,29 @@ class Browser:
         return self.driver.execute_script(
             "return [document.documentElement.scrollWidth, window.innerWidth];")
 
+    def scroll_width(self) -> int:
+        """The page's width including anything that sticks out (even under overflow: hidden)."""
+        return self.driver.execute_script("return document.documentElement.scrollWidth;")
+
+    def cut_content(self) -> list[str]:
+        """Visible elements that a person cannot read whole: content clipped by an element's
+        overflow, or an element reaching past the viewport's left or right edge."""
+        return self.driver.execute_script(CUT_CONTENT_SCRIPT)
+
+    def overlapping(self, css: str, others: str) -> list[str]:
+        """Elements matching `others` whose box intersects the element `css` (both visible)."""
+        return self.driver.execute_script(OVERLAP_SCRIPT, css, others)
+
+    def accessible_name(self, css: str) -> str:
+        return self.find(css).accessible_name
+
+    def axe(self, **options) -> list[dict]:
+        """axe-core's violations on the current page (the script shipped with selenium-axe-python,
+        injected through WebDriver: nothing is fetched and the page's CSP is not involved)."""
+        checker = Axe(self.driver, str(AXE_SCRIPT))
+        checker.inject()
+        return checker.run(options=options or None)["violations"]
+
     def foreign_requests(self) -> list[str]:
         names = self.driver.execute_script(
             "return performance.getEntriesByType('resource').map(e => e.name).concat([location.href]);")
@@ -115,12 +157,147 @@ class Browser:
     def console_errors(self) -> list[str]:
         return [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
 
-    def screenshot(self, name: str):
+    def screenshot(self, name: str, full_page: bool = False):
+        """The viewport, or the whole page's length (at half the device's pixels) for review."""
         ARTIFACTS.mkdir(exist_ok=True)
-        self.driver.save_screenshot(str(ARTIFACTS / name))
+        if not full_page:
+            self.driver.save_screenshot(str(ARTIFACTS / name))
+            return
+        size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 0.5 if self.mobile else 1}})
+        (ARTIFACTS / name).write_bytes(base64.b64decode(shot["data"]))
+
+    def login(self, username: str, password: str):
+        """Logs in through the organiser page's form and waits for the console."""
+        self.open("/organiser.html")
+        self.wait_text("#connection", "Live")
+        self.fill("#login-form [name=username]", username)
+        self.fill("#login-form [name=password]", password)
+        self.click("#login-form button[type=submit]")
+        self.wait(lambda: self.find("#signed-in").is_displayed(), what="the organiser console")
+        return self
 
     def close(self):
         try:
             self.driver.quit()
         finally:
             self.profile.cleanup()
+
+
+CUT_CONTENT_SCRIPT = """
+const width = document.documentElement.clientWidth;
+const describe = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+  + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '')
+  + ' "' + (el.textContent || '').trim().slice(0, 40) + '"';
+const cut = [];
+for (const el of document.body.querySelectorAll('*')) {
+  if (el.closest('.visually-hidden') || el.closest('[hidden]')) continue;
+  const style = getComputedStyle(el);
+  if (style.display === 'none' || style.visibility === 'hidden') continue;
+  const box = el.getBoundingClientRect();
+  if (box.width === 0 && box.height === 0) continue;
+  if (box.right > width + 1 || box.left < -1) { cut.push('past the edge: ' + describe(el)); continue; }
+  if (['INPUT', 'SELECT', 'TEXTAREA', 'IMG'].includes(el.tagName)) continue;
+  const clipsX = style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1;
+  const clipsY = style.overflowY !== 'visible' && el.scrollHeight > el.clientHeight + 1;
+  if (clipsX || clipsY) cut.push('clipped: ' + describe(el));
+}
+return cut;
+"""
+
+OVERLAP_SCRIPT = """
+const [css, others] = arguments;
+const target = document.querySelector(css);
+const visible = (el) => { const s = getComputedStyle(el); const b = el.getBoundingClientRect();
+  return s.display !== 'none' && s.visibility !== 'hidden' && b.width > 0 && b.height > 0; };
+if (!target || !visible(target)) return [];
+const a = target.getBoundingClientRect();
+return [...document.querySelectorAll(others)].filter((el) => el !== target && !target.contains(el) && !el.contains(target) && visible(el))
+  .filter((el) => { const b = el.getBoundingClientRect();
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; })
+  .map((el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' ' + (el.textContent || '').trim().slice(0, 30));
+"""
+
+
+# MARK: - A busy evening, made through the real server over wss
+
+ORGANISER = "captain"
+LONG_NAMES = ("Real Madrigal Veterans", "Athletic Tuesday Nights")
+FIRST = ("Alexandra", "Bob", "Chidimma", "Dmitri", "Eve", "Fatoumata", "Gus", "Hiroshi", "Ines", "Jonas")
+LAST = ("Fitzgerald-Okonkwo", "Li", "Van der Berg", "Nakamura", "O'Sullivan", "Papadopoulos")
+SKILLS = ("beginner", "amateur", "professional")
+POSITIONS = ("goalkeeper", "defender", "midfielder", "winger", "striker")
+
+
+async def perform(live: Live, action: dict) -> dict:
+    """One command, sent again (same id) while the server's token bucket says `rate_limited`."""
+    command_id = uuid.uuid4().hex
+    for _ in range(100):
+        reply = await live.command(action, command_id=command_id)
+        if reply.get("code") != "rate_limited":
+            assert reply["type"] == "ack", (action, reply)
+            return reply
+        await asyncio.sleep(0.2)
+    raise TimeoutError(f"still rate limited: {action}")
+
+
+async def organiser(server, username: str = ORGANISER) -> Live:
+    live = await Live.connect(server)
+    session = await live.register(username, PASSWORD, server.invite_code)
+    if session["type"] != "session":
+        session = await live.login(username, PASSWORD)
+    assert session.get("role") == "organiser", session
+    return live
+
+
+async def _busy_evening(server, players: int, history: int, timer_running: bool):
+    live = await organiser(server)
+    try:
+        for index in range(players):
+            player = {"kind": "addPlayer", "name": f"{FIRST[index % 10]} {LAST[index % 6]} {index + 1}",
+                      "age": 18 + index, "skill": SKILLS[index % 3], "position": POSITIONS[index % 5]}
+            if index % 4 == 0:
+                player["favouriteTeam"] = "Sporting Club de Portugal"
+            await perform(live, player)
+        ids = [player["id"] for player in live.snapshot["players"]]
+        for game in range(history):
+            first, second = ids[game % len(ids)], ids[(game + 1) % len(ids)]
+            await perform(live, {"kind": "createGather", "playerIds": sorted({first, second})})
+            await perform(live, {"kind": "assign", "playerId": first, "to": "A"})
+            await perform(live, {"kind": "assign", "playerId": second, "to": "B"})
+            if game % 5 == 0:
+                await perform(live, {"kind": "renameTeam", "team": "A", "name": LONG_NAMES[0]})
+            await perform(live, {"kind": "startGather"})
+            for _ in range(game % 4):
+                await perform(live, {"kind": "score", "team": "A", "delta": 1})
+            await perform(live, {"kind": "endGather"})
+        await perform(live, {"kind": "createGather", "playerIds": ids})
+        for index, player_id in enumerate(ids[:22]):
+            await perform(live, {"kind": "assign", "playerId": player_id, "to": "A" if index % 2 == 0 else "B"})
+        for team, name in zip("AB", LONG_NAMES):
+            await perform(live, {"kind": "renameTeam", "team": team, "name": name})
+        await perform(live, {"kind": "startGather"})
+        for team, delta in (("A", 1), ("B", 1), ("A", 1), ("A", 1), ("A", -1)):
+            await perform(live, {"kind": "score", "team": team, "delta": delta})
+        await perform(live, {"kind": "setTimer", "minutes": 25, "seconds": 0})
+        if timer_running:
+            await perform(live, {"kind": "startTimer"})
+        return live.version
+    finally:
+        await live.close()
+
+
+def busy_evening(server, players: int = 30, history: int = 20, timer_running: bool = True) -> int:
+    """30 players, 20 finished gathers and a live match (Real Madrigal Veterans 2 – 1 Athletic
+    Tuesday Nights, 22 players on the pitch, 8 on the bench, a 25-minute timer): the state
+    version it reached."""
+    return run(_busy_evening(server, players, history, timer_running))
+
+
+def register_organiser(server, username: str = ORGANISER):
+    async def go():
+        live = await organiser(server, username)
+        await live.close()
+    run(go())

@@ -1,0 +1,97 @@
+// The app shell, kept on the phone so an organiser's console reopens at once when the pitch-side
+// Wi-Fi is gone (the page then shows its last snapshot, "reconnecting", from localStorage).
+//
+// Strategy: cache first, refreshed in the background, the whole shell at a time.
+// - Cache first, because "network first" waits for the network to fail, and a Wi-Fi that is
+//   connected but dead fails only after a long timeout: the console would not open instantly.
+// - Refreshed as a whole, after the page has loaded (the page posts "refresh-shell"), not while
+//   it is still fetching its files; every file is fetched before any is stored, so an old
+//   organiser.html meets a new organiser.js only if a page loads in the milliseconds the files
+//   are being stored. An upgrade of the server reaches a phone the next time the page is opened
+//   after one visit with the network up (test_service_worker.py checks this).
+// - A new sw.js (this file changes) installs a fresh copy of the shell before it takes over.
+//
+// Only the files listed in SHELL are ever answered from or stored in the cache. Everything else
+// (/live, /api/*, /healthz, /metrics, /ca.pem, /qr.svg, …) goes to the network untouched, so live
+// data and downloads are never stale. Test: Tests/e2e/test_service_worker.py checks that every
+// file under Public/ is listed here.
+
+const CACHE = "gather-shell-v1";
+const SHELL = [
+  "/", "/organiser.html", "/scoreboard.html", "/trust.html",
+  "/css/app.css", "/css/scoreboard.css",
+  "/js/announce.js", "/js/dom.js", "/js/format.js", "/js/live.js", "/js/offline.js",
+  "/js/organiser.js", "/js/organiser-gather.js", "/js/organiser-players.js", "/js/tabs.js",
+  "/js/scoreboard.js", "/js/spectator.js", "/js/wake.js",
+  "/manifest.webmanifest",
+  "/icons/icon.svg", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/apple-touch-icon.png",
+];
+const IN_SHELL = new Set(SHELL);
+let refreshing = null; // the refresh under way, if any
+let refreshAgain = false; // asked for while one was under way: its files may predate the request
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL.map(fresh))).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || !IN_SHELL.has(url.pathname)) return;
+  event.respondWith(fromCache(request, url.pathname));
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "refresh-shell") event.waitUntil(requestRefresh());
+});
+
+/// The cached copy, whatever the query string (?page=… links); the network only for a file the
+/// cache lacks, which is then kept.
+async function fromCache(request, path) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(path);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic" && !response.redirected) await cache.put(path, response.clone());
+  return response;
+}
+
+/// One refresh at a time, and always one that starts after the latest request.
+function requestRefresh() {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      refreshAgain = false;
+      await refreshShell();
+    } while (refreshAgain);
+  })().finally(() => { refreshing = null; });
+  return refreshing;
+}
+
+/// Fetches every shell file, then stores them all; one failure keeps the old shell untouched.
+async function refreshShell() {
+  let responses;
+  try {
+    responses = await Promise.all(SHELL.map((path) => fetch(fresh(path))));
+  } catch {
+    return; // offline: keep what we have
+  }
+  if (!responses.every((response) => response.ok && !response.redirected)) return;
+  const cache = await caches.open(CACHE);
+  await Promise.all(SHELL.map((path, index) => cache.put(path, responses[index])));
+}
+
+/// Past the browser's HTTP cache: the server answers `Cache-Control: no-cache` without validators.
+function fresh(path) {
+  return new Request(path, { cache: "no-store" });
+}
