@@ -5,9 +5,9 @@ SWIFT        ?= swift
 PYTHON       ?= python3
 HOST         ?= 0.0.0.0
 PORT         ?= 8443
-RUN_PACKAGES  = pkg-config libwebsockets-dev libssl-dev libqrencode-dev
+RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev
 TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver
-PY_PACKAGES   = pytest selenium websockets cryptography
+PY_PACKAGES   = pytest selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0
 
 .PHONY: run test build release deps-run deps-test deps-python unit-tests e2e-tests bench clean
 
@@ -40,7 +40,7 @@ deps-test:
 	@./.ci/install-packages $(TEST_PACKAGES)
 
 deps-python:
-	@$(PYTHON) -c "import pytest, selenium, websockets, cryptography" 2>/dev/null || $(PYTHON) -m pip install -q $(PY_PACKAGES)
+	@$(PYTHON) -c "import pytest, selenium, websockets, cryptography, jsonpatch, selenium_axe_python" 2>/dev/null || $(PYTHON) -m pip install -q $(PY_PACKAGES)
 
 clean:
 	rm -rf .build
