@@ -21,7 +21,7 @@ const SHELL = [
   "/", "/organiser.html", "/scoreboard.html", "/trust.html",
   "/css/app.css", "/css/scoreboard.css",
   "/js/announce.js", "/js/dom.js", "/js/format.js", "/js/live.js", "/js/offline.js",
-  "/js/organiser.js", "/js/organiser-gather.js", "/js/organiser-players.js", "/js/tabs.js",
+  "/js/organiser.js", "/js/organiser-gather.js", "/js/organiser-players.js", "/js/patch.js", "/js/tabs.js",
   "/js/scoreboard.js", "/js/spectator.js", "/js/wake.js",
   "/manifest.webmanifest",
   "/icons/icon.svg", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/apple-touch-icon.png",

@@ -40,6 +40,9 @@ extension LiveServer {
         var info = lws_context_creation_info()
         info.options = gather_lws_option_explicit_vhosts() | gather_lws_option_do_ssl_global_init()
             | (eventLibrary ? gather_lws_option_libev() : 0)
+        // lws's libev loop takes SIGINT over for itself and would end the loop behind our back;
+        // with a signal callback it hands the signal on instead (see `InterruptForwarding`).
+        info.signal_cb = lwsSignalThunk
         info.server_string = storage.cString("gather")
         // No fd_limit_per_thread: below the process limit it switches lws 4.1 to a linear search of
         // every connection for each socket event. lws sizes its direct-indexed tables from the

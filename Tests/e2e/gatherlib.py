@@ -150,8 +150,14 @@ class Live:
         self.version = 0
 
     @classmethod
-    async def connect(cls, server: GatherServer, origin: str | None = None, **kwargs) -> "Live":
+    async def connect(cls, server: GatherServer, origin: str | None = None, source: str | None = None,
+                      **kwargs) -> "Live":
+        """`source` binds the client to a loopback address before connecting, as a phone has its
+        own address on a LAN: tests that open many connections spread them with `phone_address`,
+        so the server's per-address limits stay on."""
         headers = {"Origin": origin} if origin else None
+        if source:
+            kwargs["local_addr"] = (source, 0)
         ws = await websockets.connect(server.ws_url, ssl=server.ssl_context(), subprotocols=["gather.v1"],
                                       additional_headers=headers, max_size=2**22, open_timeout=10, **kwargs)
         live = cls(ws)
@@ -216,6 +222,11 @@ class Live:
 
     async def close(self):
         await self.ws.close()
+
+
+def phone_address(index: int) -> str:
+    """The loopback address of the index-th simulated phone: 127.0.1.1, 127.0.1.2, … (250 per /24)."""
+    return f"127.0.{1 + index // 250}.{1 + index % 250}"
 
 
 def run(coroutine):

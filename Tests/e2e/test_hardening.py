@@ -12,7 +12,7 @@ import pytest
 import websockets
 
 import rawws
-from gatherlib import PASSWORD, GatherServer, Live, run
+from gatherlib import phone_address, PASSWORD, GatherServer, Live, run
 
 
 @pytest.fixture(scope="module")
@@ -227,7 +227,7 @@ def test_a_stalled_client_does_not_delay_200_others_and_costs_bounded_memory():
             status, _, stalled, _ = rawws.handshake(server)
             assert " 101 " in status
             stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            watchers = [await Live.connect(server) for _ in range(200)]
+            watchers = [await Live.connect(server, source=phone_address(i)) for i in range(200)]
             await asyncio.gather(*(w.next() for w in watchers))
             organiser = await Live.connect(server)
             await organiser.next()

@@ -12,6 +12,7 @@ enum Server {
     static func run(options: ServeCommand) throws {
         // Before anything can print the ready line: a signal right after it must shut down cleanly.
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
+        InterruptForwarding.install { signals.deliver($0) }
         let logger = ServerLogging.makeLogger(level: options.logLevel)
 
         let store: SQLiteStore

@@ -13,15 +13,21 @@ final class SignalWaiter: @unchecked Sendable {
         for number in signals {
             Foundation.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [weak self] in
-                guard let self else { return }
-                if self.received == 0 {
-                    self.received = number
-                    self.semaphore.signal()
-                }
-            }
+            source.setEventHandler { [weak self] in self?.handle(number) }
             source.resume()
             sources.append(source)
+        }
+    }
+
+    /// A signal that reached the process another way (lws's event loop takes SIGINT for itself).
+    func deliver(_ number: Int32) {
+        queue.async { self.handle(number) }
+    }
+
+    private func handle(_ number: Int32) {
+        if received == 0 {
+            received = number
+            semaphore.signal()
         }
     }
 
