@@ -11,7 +11,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import ssl
 import subprocess
 import tempfile
@@ -29,13 +28,6 @@ INVITE = "TESTCODE1"
 PASSWORD = "correct horse battery"
 
 
-def free_port() -> int:
-    """A port the kernel hands out now (only for the spectator door, whose 0 means off)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class GatherServer:
     """One real `gather serve` process on loopback."""
 
@@ -49,9 +41,10 @@ class GatherServer:
         self.port = port or 0
         self.invite_code = invite_code
         self.extra_args = extra_args
-        # The plain-HTTP spectator door is off unless a test needs it; then it takes a port the
-        # kernel just handed out (port 0 turns the door off, so it cannot pick its own).
-        self.spectator_port = free_port() if spectator_door else 0
+        # The plain-HTTP spectator door is off unless a test needs it; then the server picks a
+        # free port (`auto`) and prints it, like the TLS one.
+        self.spectator_door = spectator_door
+        self.spectator_port = 0
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []
         self.errors: list[str] = []
@@ -61,7 +54,7 @@ class GatherServer:
     def start(self, timeout: float = 30) -> "GatherServer":
         args = [BINARY, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir,
                 "--cert-dir", self.cert_dir, "--public", PUBLIC, "--invite-code", self.invite_code,
-                "--spectator-port", str(self.spectator_port), *self.extra_args]
+                "--spectator-port", "auto" if self.spectator_door else "0", *self.extra_args]
         self.output, self.errors = [], []
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                         cwd=self._tmp.name)
@@ -70,6 +63,8 @@ class GatherServer:
         def pump(stream, sink, marker):
             for line in stream:
                 sink.append(line.rstrip("\n"))
+                if marker and line.startswith("gather: spectator port"):
+                    self.spectator_port = int(line.rsplit(" ", 1)[1])
                 if marker and line.startswith("gather: listening on port"):
                     self.port = int(line.rsplit(" ", 1)[1])
                     ready.set()

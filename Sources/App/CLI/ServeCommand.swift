@@ -16,8 +16,8 @@ struct ServeCommand: ParsableCommand {
     var port = 8443
 
     @Option(name: .customLong("spectator-port"),
-            help: "Plain-HTTP port where spectators watch without installing anything (read-only; 0 turns it off).")
-    var spectatorPort = 8080
+            help: "Plain-HTTP port where spectators watch without installing anything (read-only; 0 turns it off, auto picks a free one).")
+    var spectatorPort: SpectatorPort = .port(8080)
 
     @OptionGroup var data: DataOptions
 
@@ -66,10 +66,7 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
-        guard (0...65_535).contains(spectatorPort) else {
-            throw ValidationError("--spectator-port must be from 0 (off) to 65535.")
-        }
-        guard spectatorPort == 0 || spectatorPort != port || port == 0 else {
+        if case .port(let number) = spectatorPort, number == port, port != 0 {
             throw ValidationError("--spectator-port must differ from --port.")
         }
         guard (1...100_000).contains(maximumConnectionsPerAddress) else {
@@ -112,4 +109,29 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(failure.exitCode)
         }
     }
+}
+
+/// `--spectator-port`: a port number, `0` for no spectator door, or `auto` for a free port (the
+/// banner's `gather: spectator port N` line says which; tests use it instead of guessing one).
+enum SpectatorPort: ExpressibleByArgument, Equatable {
+    case off
+    case port(Int)
+    case auto
+
+    init?(argument: String) {
+        if argument == "auto" { self = .auto; return }
+        guard let number = Int(argument), (0...65_535).contains(number) else { return nil }
+        self = number == 0 ? .off : .port(number)
+    }
+
+    /// What the Transport binds: nil for none, 0 for a free port.
+    var bindPort: Int? {
+        switch self {
+        case .off: nil
+        case .port(let number): number
+        case .auto: 0
+        }
+    }
+
+    var defaultValueDescription: String { "8080" }
 }

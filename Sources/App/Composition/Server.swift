@@ -79,7 +79,7 @@ enum Server {
             dynamicRoutes: { request in routes.respond(to: request) })
         configuration.maximumConnections = options.maximumConnections
         configuration.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
-        configuration.spectatorPort = options.spectatorPort == 0 ? nil : options.spectatorPort
+        configuration.spectatorPort = options.spectatorPort.bindPort
         configuration.pingIntervalSeconds = options.pingIntervalSeconds
         configuration.stalledTimeoutSeconds = options.stallTimeoutSeconds
         let server = LiveServer(configuration: configuration, logger: logger, events: coordinator)
