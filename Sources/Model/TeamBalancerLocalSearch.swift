@@ -215,13 +215,14 @@ struct LocalSearchSplit {
 }
 
 /// SplitMix64 (Steele, Lea and Flood 2014): a few lines, and the same numbers on every platform
-/// and Swift release, unlike the standard library's unspecified default generator.
-struct SplitMix64 {
+/// and Swift release, unlike the standard library's unspecified default generator. Public so
+/// every test that needs seeded data uses this one.
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9

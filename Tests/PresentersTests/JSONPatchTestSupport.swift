@@ -2,20 +2,8 @@ import GatherModel
 
 // MARK: - Seeded randomness
 
-/// SplitMix64: a few lines, the same numbers on every platform, so a failing seed reproduces.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The Model's SplitMix64 (the same numbers on every platform, so a failing seed reproduces).
+extension SplitMix64 {
     /// 0..<bound; the modulo bias is irrelevant for test data.
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
