@@ -15,11 +15,6 @@ extension CoordinatorCore {
             return
         }
         let now = environment.now()
-        guard takeToken(client) else {
-            reject(id, Rejection(.rateLimited, "Too many commands at once; wait a moment and try again."),
-                   to: client, into: &effects)
-            return
-        }
 
         do {
             if let earlier = try store.reply(organiser: organiser, commandID: id) {
@@ -90,7 +85,7 @@ extension CoordinatorCore {
         effects.append(.publishSnapshot(version: version, state: state))
     }
 
-    private func reject(_ id: String, _ rejection: Rejection, to client: ConnectionID, into effects: inout [Effect]) {
+    func reject(_ id: String, _ rejection: Rejection, to client: ConnectionID, into effects: inout [Effect]) {
         tally.rejectionsByCode[rejection.code.rawValue, default: 0] += 1
         effects.append(.send(client, .rejected(id: id, rejection: rejection, version: version)))
     }

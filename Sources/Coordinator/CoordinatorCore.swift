@@ -107,15 +107,18 @@ public final class CoordinatorCore {
             sendError(failure.code, failure.message, id: failure.id, to: client, into: &effects)
             return
         }
+        // Every message type, through either door, shares the connection's token bucket, so none
+        // can be sent without limit.
+        guard takeToken(client) else {
+            if case .command(let command) = envelope.message {
+                return reject(command.id, Rejection(.rateLimited, "Too many commands at once; wait a moment and try again."),
+                              to: client, into: &effects)
+            }
+            return sendError(.rateLimited, "Too many messages at once; wait a moment and try again.",
+                             id: envelope.id, to: client, into: &effects)
+        }
         if clients[client]?.door == .spectator {
             return refuseOnSpectatorDoor(envelope, from: client, into: &effects)
-        }
-        if case .command = envelope.message {} else {
-            // Every message type shares the connection's token bucket, so none can be sent without limit.
-            guard takeToken(client) else {
-                return sendError(.rateLimited, "Too many messages at once; wait a moment and try again.",
-                                 id: envelope.id, to: client, into: &effects)
-            }
         }
         switch envelope.message {
         case .command(let command):
