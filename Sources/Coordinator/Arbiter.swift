@@ -21,24 +21,31 @@ struct Arbiter {
         if window.count > windowLimit { window.removeFirst(window.count - windowLimit) }
     }
 
-    /// The newest change after `base` by someone other than `organiser` that touched `subjects`.
-    func conflict(after base: Int, subjects: Set<Subject>, organiser: String, store: GatherStore) throws
-        -> (entry: JournalEntry, subject: Subject)?
+    enum Verdict: Equatable {
+        case clear
+        /// The newest change after `base` by someone else that touched one of the subjects.
+        case conflict(JournalEntry, Subject)
+        /// The journal no longer reaches back to `base` (it is pruned), so no one can say.
+        case tooOld
+    }
+
+    /// Judges a command from `base` (older than `version`, the current one) by `organiser`.
+    func judge(after base: Int, version: Int, subjects: Set<Subject>, organiser: String, store: GatherStore) throws
+        -> Verdict
     {
         let entries: [JournalEntry]
         if let oldest = window.first, oldest.version <= base + 1 {
             entries = window.filter { $0.version > base }
-        } else if window.isEmpty {
-            entries = []
         } else {
             entries = try store.journal(after: base)
         }
+        guard base >= version || entries.first?.version == base + 1 else { return .tooOld }
         for entry in entries.reversed() where entry.organiser != organiser {
             if let subject = entry.subjects.intersection(subjects).sorted(by: { $0.description < $1.description }).first {
-                return (entry, subject)
+                return .conflict(entry, subject)
             }
         }
-        return nil
+        return .clear
     }
 
     /// "Bob changed Team A's score 12 s ago." — who, what and how long ago.

@@ -60,11 +60,17 @@ extension CoordinatorCore {
         case .failure(let rejection): return .rejected(rejection)
         }
         let subjects = GatherRules.subjects(of: decoded, in: state)
-        if base < version,
-           let (entry, subject) = try arbiter.conflict(after: base, subjects: subjects, organiser: organiser, store: store)
-        {
-            return .rejected(Rejection(.conflict, Arbiter.conflictMessage(entry: entry, subject: subject, state: state,
-                                                                          now: now)))
+        if base < version {
+            switch try arbiter.judge(after: base, version: version, subjects: subjects, organiser: organiser,
+                                     store: store) {
+            case .clear: break
+            case .conflict(let entry, let subject):
+                return .rejected(Rejection(.conflict, Arbiter.conflictMessage(entry: entry, subject: subject,
+                                                                              state: state, now: now)))
+            case .tooOld:
+                return .rejected(Rejection(.conflict, "Your screen is too far behind to tell what changed since; "
+                                           + "check the latest state and try again."))
+            }
         }
         var next = state
         // Only a new gather draws an id, so ids are not spent on every command.
@@ -83,6 +89,19 @@ extension CoordinatorCore {
         version = entry.version
         arbiter.remember(entry)
         effects.append(.publishSnapshot(version: version, state: state))
+        if version.isMultiple(of: environment.limits.pruneEvery) { pruneMemory() }
+    }
+
+    /// Keeps the journal and the stored replies to what exactly-once and arbitration need
+    /// (docs/PROTOCOL.md "Limits"): the last `journalKept` changes and each organiser's last
+    /// `repliesKeptPerOrganiser` answers. A failure only postpones it.
+    func pruneMemory() {
+        do {
+            try store.prune(journalKept: environment.limits.journalKept,
+                            repliesPerOrganiser: environment.limits.repliesKeptPerOrganiser)
+        } catch {
+            logger.warning("could not prune the journal and replies; will try again", metadata: ["error": "\(error)"])
+        }
     }
 
     func reject(_ id: String, _ rejection: Rejection, to client: ConnectionID, into effects: inout [Effect]) {

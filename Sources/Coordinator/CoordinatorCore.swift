@@ -48,6 +48,7 @@ public final class CoordinatorCore {
     /// one still running is woken on its next second.
     /// Always publishes the state once, so the Transport has a snapshot for the first phone.
     public func start() -> [Effect] {
+        pruneMemory()
         var effects: [Effect] = []
         if !expireTimersIfDue(into: &effects) {
             effects.append(.publishSnapshot(version: version, state: state))

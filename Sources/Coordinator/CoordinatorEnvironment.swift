@@ -43,6 +43,13 @@ public struct CoordinatorEnvironment: Sendable {
         public var sessionIdleExpiryMs: Int64 = 30 * 24 * 3600 * 1000
         public var presenceIntervalMs: Int64 = 1000
         public var journalWindow = 1024
+        /// Changes kept in the journal: a command whose `base` is older is a `conflict` ("too far
+        /// behind"), since nobody can tell what changed since.
+        public var journalKept = 10_000
+        /// Answers kept per organiser: a resent id among them gets its answer again.
+        public var repliesKeptPerOrganiser = 1_000
+        /// How often (in versions) the journal and replies are pruned.
+        public var pruneEvery = 500
 
         public init() {}
     }

@@ -78,6 +78,9 @@ public protocol GatherStore: AnyObject, Sendable {
     func reply(organiser: String, commandID: String) throws -> StoredReply?
     /// Entries with version > `version`, oldest first (arbitration for a `base` older than the in-memory window).
     func journal(after version: Int) throws -> [JournalEntry]
+    /// Deletes all but the newest `journalKept` journal entries and each organiser's newest
+    /// `repliesPerOrganiser` replies.
+    func prune(journalKept: Int, repliesPerOrganiser: Int) throws
     /// Every finished gather, newest first (exports). Callable from any thread while the coordinator writes.
     func allHistory() throws -> [HistoryEntry]
 

@@ -5,6 +5,8 @@ import GatherModel
 /// - the one active gather becomes pitch 1's, and its goals take the new shape (a goal that a
 ///   first-release −1 took back is marked cancelled, and that `goalCancelled` names it);
 /// - every finished gather is pitch 1's (the JSON of old entries reads so; the column says so);
+/// - the replies (the exactly-once memory) keep every row, now in a table whose rowid orders
+///   them, so the oldest can be pruned per organiser;
 /// - every player's rating starts from their skill and is replayed through every finished gather
 ///   in the order they ended, with the same rule a gather ending now applies, so old and new
 ///   records always agree.
@@ -31,6 +33,21 @@ enum PitchesAndRecordsMigration {
             ALTER TABLE players ADD COLUMN losses INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE players ADD COLUMN goals INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE players ADD COLUMN assists INTEGER NOT NULL DEFAULT 0;
+
+            -- Replies get a rowid, the order they were given in, so each organiser's oldest can be pruned.
+            CREATE TABLE replies_ordered (
+                organiser TEXT NOT NULL,
+                command_id TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('ack', 'rejected')),
+                version INTEGER NOT NULL,
+                code TEXT,
+                message TEXT,
+                UNIQUE (organiser, command_id)
+            );
+            INSERT INTO replies_ordered (organiser, command_id, kind, version, code, message)
+                SELECT organiser, command_id, kind, version, code, message FROM replies ORDER BY version, command_id;
+            DROP TABLE replies;
+            ALTER TABLE replies_ordered RENAME TO replies;
             """)
         try normaliseActiveGoals(db)
         try replayRecords(db)

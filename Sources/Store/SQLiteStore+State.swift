@@ -73,6 +73,19 @@ extension SQLiteStore {
         }
     }
 
+    public func prune(journalKept: Int, repliesPerOrganiser: Int) throws {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM journal WHERE version <= (SELECT MAX(version) FROM journal) - ?",
+                           arguments: [journalKept])
+            try db.execute(sql: """
+                DELETE FROM replies WHERE rowid IN (
+                    SELECT rowid FROM (
+                        SELECT rowid, ROW_NUMBER() OVER (PARTITION BY organiser ORDER BY rowid DESC) AS age FROM replies
+                    ) WHERE age > ?)
+                """, arguments: [repliesPerOrganiser])
+        }
+    }
+
     public func reply(organiser: String, commandID: String) throws -> StoredReply? {
         try writer.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM replies WHERE organiser = ? AND command_id = ?",

@@ -22,27 +22,35 @@ final class CoordinatorHarness {
     static let inviteCode = "KICKOFF1"
     static let start: Int64 = 1_763_800_000_000
 
-    init(store: SQLiteStore? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+    let limits: CoordinatorEnvironment.Limits
+
+    init(store: SQLiteStore? = nil, limits: CoordinatorEnvironment.Limits = .init(), file: StaticString = #filePath,
+         line: UInt = #line) throws {
         self.store = try store ?? SQLiteStore.inMemory()
-        core = try CoordinatorCore(store: self.store, environment: Self.environment(clock: clock, counter: counter),
+        self.limits = limits
+        core = try CoordinatorCore(store: self.store,
+                                   environment: Self.environment(clock: clock, counter: counter, limits: limits),
                                    logger: Logger(label: "test"))
     }
 
     /// A new core on the same store, as after a restart.
     func restart() throws -> [Effect] {
-        core = try CoordinatorCore(store: store, environment: Self.environment(clock: clock, counter: counter),
+        core = try CoordinatorCore(store: store, environment: Self.environment(clock: clock, counter: counter, limits: limits),
                                    logger: Logger(label: "test"))
         return core.start()
     }
 
-    static func environment(clock: TestClock, counter: Counter) -> CoordinatorEnvironment {
+    static func environment(clock: TestClock, counter: Counter, limits: CoordinatorEnvironment.Limits = .init())
+        -> CoordinatorEnvironment
+    {
         CoordinatorEnvironment(
             now: { clock.now },
             newGatherID: { "gather-\(counter.next())" },
             newToken: { "token-\(String(counter.next()).padding(toLength: 12, withPad: "0", startingAt: 0))" },
             hashToken: { "hashed:" + $0 },
             inviteCode: inviteCode,
-            decoyPasswordHash: "decoy")
+            decoyPasswordHash: "decoy",
+            limits: limits)
     }
 
     // MARK: - Sending
