@@ -5,28 +5,39 @@ SWIFT        ?= swift
 PYTHON       ?= python3
 HOST         ?= 0.0.0.0
 PORT         ?= 8443
+SPECTATOR_PORT ?= 8080
 RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev
 TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver
-PY_PACKAGES   = pytest selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0
+PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0
 
-.PHONY: run test build release deps-run deps-test deps-python unit-tests e2e-tests bench clean
+.PHONY: run test build release deps-run deps-test deps-python unit-tests e2e-parallel e2e-timing bench clean
+
+# The e2e files run one per worker; the tests marked `timing` run afterwards, alone.
+E2E_WORKERS ?= 3
+PYTEST       = GATHER_BIN=$(CURDIR)/.build/debug/gather $(PYTHON) -m pytest -q -p no:cacheprovider
 
 run: deps-run release
-	./.build/release/gather serve --host $(HOST) --port $(PORT) --data-dir data --cert-dir Certificates --public Public
+	./.build/release/gather serve --host $(HOST) --port $(PORT) --spectator-port $(SPECTATOR_PORT) --data-dir data --cert-dir Certificates --public Public
 
-test: deps-test deps-python build unit-tests e2e-tests
+# Unit tests and the parallel e2e phase share the machine; latency and rate tests come last, alone.
+test: deps-test deps-python build
+	@$(MAKE) --no-print-directory -j2 unit-tests e2e-parallel
+	@$(MAKE) --no-print-directory e2e-timing
 
 build:
-	$(SWIFT) build --product gather
+	$(SWIFT) build --build-tests
 
 release:
 	$(SWIFT) build -c release --product gather
 
 unit-tests:
-	$(SWIFT) test
+	$(SWIFT) test --skip-build
 
-e2e-tests: build
-	GATHER_BIN=$(CURDIR)/.build/debug/gather $(PYTHON) -m pytest -q Tests/e2e
+e2e-parallel:
+	$(PYTEST) -n $(E2E_WORKERS) --dist loadfile -m "not timing" Tests/e2e
+
+e2e-timing:
+	$(PYTEST) -m timing Tests/e2e
 
 bench: deps-run
 	$(SWIFT) build -c release --product gather
@@ -40,7 +51,7 @@ deps-test:
 	@./.ci/install-packages $(TEST_PACKAGES)
 
 deps-python:
-	@$(PYTHON) -c "import pytest, selenium, websockets, cryptography, jsonpatch, selenium_axe_python" 2>/dev/null || $(PYTHON) -m pip install -q $(PY_PACKAGES)
+	@$(PYTHON) -c "import pytest, xdist, selenium, websockets, cryptography, jsonpatch, selenium_axe_python" 2>/dev/null || $(PYTHON) -m pip install -q $(PY_PACKAGES)
 
 clean:
 	rm -rf .build

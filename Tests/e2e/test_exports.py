@@ -249,6 +249,7 @@ def download_loop(port: int, ca_path: str, threads: int):
 
 # MARK: - The test
 
+@pytest.mark.timing
 def test_fifty_concurrent_csv_downloads_do_not_delay_a_broadcast(server):
     async def scenario():
         began = time.monotonic()

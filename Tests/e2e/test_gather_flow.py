@@ -117,6 +117,7 @@ def test_a_resent_command_after_reconnect_is_answered_not_reapplied(server):
     run(scenario())
 
 
+@pytest.mark.timing
 def test_ticks_arrive_about_once_a_second_and_count_down(server):
     async def scenario():
         ann = await organiser(server, "ann")

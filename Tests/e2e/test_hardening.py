@@ -114,6 +114,7 @@ def fresh_server():
         yield running
 
 
+@pytest.mark.timing
 def test_commands_beyond_the_token_bucket_are_rate_limited(fresh_server):
     server = fresh_server
 
@@ -217,6 +218,7 @@ def rss_kb(pid):
                 return int(line.split()[1])
 
 
+@pytest.mark.timing
 def test_a_stalled_client_does_not_delay_200_others_and_costs_bounded_memory():
     with GatherServer() as server:
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

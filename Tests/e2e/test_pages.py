@@ -69,6 +69,7 @@ def test_every_page_fits_a_phone_and_a_projector_and_loads_nothing_from_outside(
             browser.screenshot(f"{name}-{width}x{height}.png")
 
 
+@pytest.mark.timing
 def test_a_whole_gather_through_the_pages_seen_live_by_a_spectator_and_the_scoreboard(server, browsers):
     organiser = browsers(390, 844, True)
     spectator = browsers(390, 844, True)
