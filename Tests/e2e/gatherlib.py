@@ -1,4 +1,4 @@
-"""Start the real `gather` binary and talk gather.v1 to it over verified wss.
+"""Start the real `gather` binary and talk gather.v1 (or gather.v2) to it over verified wss.
 
 Shared by every end-to-end test: no mocks, `--port 0` (the server picks a free loopback port
 and prints it), temporary data and certificate folders, and a client that trusts only the CA
@@ -19,6 +19,7 @@ import time
 import uuid
 from pathlib import Path
 
+import jsonpatch
 import websockets
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,7 +137,10 @@ class GatherServer:
 
 
 class Live:
-    """A gather.v1 client: keeps the latest snapshot, and collects every message it reads."""
+    """A gather.v1 client: keeps the latest snapshot, and collects every message it reads.
+
+    Offered gather.v2, it keeps the state up to date by applying each `patch` whose `from` is the
+    version it holds (RFC 6902 through the PyPI `jsonpatch`, not our own code)."""
 
     def __init__(self, ws):
         self.ws = ws
@@ -146,14 +150,17 @@ class Live:
 
     @classmethod
     async def connect(cls, server: GatherServer, origin: str | None = None, source: str | None = None,
-                      **kwargs) -> "Live":
-        """`source` binds the client to a loopback address before connecting, as a phone has its
+                      subprotocols: tuple[str, ...] = ("gather.v1",), url: str | None = None, **kwargs) -> "Live":
+        """`url` defaults to the TLS endpoint; a `ws://` one (the spectator door) goes without TLS.
+        `source` binds the client to a loopback address before connecting, as a phone has its
         own address on a LAN: tests that open many connections spread them with `phone_address`,
         so the server's per-address limits stay on."""
         headers = {"Origin": origin} if origin else None
         if source:
             kwargs["local_addr"] = (source, 0)
-        ws = await websockets.connect(server.ws_url, ssl=server.ssl_context(), subprotocols=["gather.v1"],
+        url = url or server.ws_url
+        context = server.ssl_context() if url.startswith("wss:") else None
+        ws = await websockets.connect(url, ssl=context, subprotocols=list(subprotocols),
                                       additional_headers=headers, max_size=2**22, open_timeout=10, **kwargs)
         live = cls(ws)
         welcome = await live.next()
@@ -166,6 +173,9 @@ class Live:
         self.messages.append(message)
         if message["type"] == "snapshot":
             self.snapshot = message["state"]
+            self.version = message["version"]
+        elif message["type"] == "patch" and self.snapshot is not None and message["from"] == self.version:
+            self.snapshot = jsonpatch.apply_patch(self.snapshot, message["ops"])
             self.version = message["version"]
         return message
 
@@ -212,7 +222,7 @@ class Live:
     async def wait_snapshot(self, version: int, timeout: float = 5) -> dict:
         if self.version >= version:
             return self.snapshot
-        await self.until(lambda m: m["type"] == "snapshot" and m["version"] >= version, timeout)
+        await self.until(lambda m: m["type"] in ("snapshot", "patch") and self.version >= version, timeout)
         return self.snapshot
 
     async def close(self):
@@ -222,6 +232,20 @@ class Live:
 def phone_address(index: int) -> str:
     """The loopback address of the index-th simulated phone: 127.0.1.1, 127.0.1.2, … (250 per /24)."""
     return f"127.0.{1 + index // 250}.{1 + index % 250}"
+
+
+async def signed_in(server: GatherServer, username: str, **connect) -> Live:
+    """A new connection, past its first snapshot, registered as organiser `username`."""
+    live = await Live.connect(server, **connect)
+    await live.next()
+    session = await live.register(username)
+    assert session.get("role") == "organiser", session
+    return live
+
+
+def pitch_gather(state: dict, pitch: int) -> dict | None:
+    """The gather of pitch `pitch` in a state of either subprotocol."""
+    return next(p for p in state["pitches"] if p["id"] == pitch)["gather"]
 
 
 def run(coroutine):

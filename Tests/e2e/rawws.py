@@ -10,9 +10,14 @@ import time
 
 
 def handshake(server, path: str = "/live", subprotocol: str | None = "gather.v1", origin: str | None = None,
-              host: str | None = None):
-    """Returns (status_line, headers_text, socket). The socket is left open on success."""
-    raw = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+              host: str | None = None, socket_options: tuple[tuple[int, int, int], ...] = ()):
+    """Returns (status_line, headers_text, socket). The socket is left open on success.
+    `socket_options` (level, option, value) are set before connecting, e.g. a small receive buffer."""
+    raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    raw.settimeout(10)
+    for level, option, value in socket_options:
+        raw.setsockopt(level, option, value)
+    raw.connect(("127.0.0.1", server.port))
     sock = server.ssl_context().wrap_socket(raw, server_hostname="127.0.0.1")
     key = base64.b64encode(os.urandom(16)).decode()
     lines = [f"GET {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{server.port}'}", "Upgrade: websocket",

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from gatherlib import BINARY, GatherServer, Live, run
+from gatherlib import BINARY, GatherServer, Live, pitch_gather, run
 
 TRIALS = int(os.environ.get("GATHER_CRASH_TRIALS", "20"))
 
@@ -33,65 +33,174 @@ async def play_to_live(live, names=("A", "B")):
         await live.wait_snapshot(reply["version"])
 
 
-def test_twenty_kill_9_trials_lose_nothing_acknowledged():
-    """Each trial: fire commands without waiting, kill -9 mid-flight, restart on the same folders,
-    check every acked change is there and the version did not go back, then resend every id."""
+# MARK: - Twenty kill -9 trials with two pitches live
+
+SCORES_PER_TRIAL = 20
+
+
+def trial_commands(trial):
+    """40 (id, action) pairs: 20 new players interleaved with 20 goals that go round pitch 1 and 2
+    and both teams, so every acked change of every kind has a pitch and a team to be looked for."""
+    commands = []
+    for i in range(SCORES_PER_TRIAL):
+        commands.append((f"t{trial}-p{i}", {"kind": "addPlayer", "name": f"t{trial}-p{i}"}))
+        commands.append((f"t{trial}-s{i}", {"kind": "score", "pitch": 1 + i % 2, "team": "AB"[i // 2 % 2],
+                                            "delta": 1}))
+    return commands
+
+
+MAX_SCORE = 99
+GOALS_PER_TEAM_PER_TRIAL = SCORES_PER_TRIAL // 4
+
+
+def goals_over_the_room(state):
+    """(pitch, seq) of the latest goals to cancel so that every team has room for the next trial's
+    goals: 20 trials score 100 per team and a score stops at 99. Only a handful are cancelled, so
+    the gathers' timelines (and every snapshot) stay as small as the test allows."""
+    doomed = []
+    for pitch in (1, 2):
+        for team in "AB":
+            standing = [g["seq"] for g in goal_events(state, pitch) if g["team"] == team and not g["cancelled"]]
+            excess = len(standing) - (MAX_SCORE - GOALS_PER_TEAM_PER_TRIAL)
+            doomed += [(pitch, seq) for seq in standing[len(standing) - max(0, excess):]]
+    return doomed
+
+
+def goal_events(state, pitch):
+    return [e for e in pitch_gather(state, pitch)["events"] if e["kind"] == "goal"]
+
+
+async def resumed(server, token):
+    live = await Live.connect(server)
+    await live.next()
+    await live.send({"type": "resume", "id": "r", "token": token})
+    assert (await live.session_reply("r"))["role"] == "organiser"
+    return live
+
+
+async def send_all(live, commands):
+    """Pipelines the commands, then reads until every one is answered; returns the replies by id."""
+    for command_id, action in commands:
+        await live.send({"type": "command", "id": command_id, "base": live.version, "action": action})
+    wanted = {command_id for command_id, _ in commands}
+    replies = {}
+    while wanted - replies.keys():
+        message = await live.next(timeout=10)
+        if message.get("id") in wanted and message["type"] in ("ack", "rejected", "error"):
+            replies[message["id"]] = message
+    if replies:
+        await live.wait_snapshot(max(r["version"] for r in replies.values() if "version" in r))
+    return replies
+
+
+async def two_gathers_running(server):
+    """Ann adds pitch 2 and starts a 10:00 timer on a live gather on each pitch; returns her
+    token and each pitch's `endsAt`."""
+    live, token = await organiser(server, "ann")
+    setup = [("pitch", {"kind": "addPitch", "name": "Pitch 2"})]
+    setup += [(name, {"kind": "addPlayer", "name": name}) for name in ("one-a", "one-b", "two-a", "two-b")]
+    replies = await send_all(live, setup)
+    assert all(r["type"] == "ack" for r in replies.values()), replies
+    ids = {p["name"]: p["id"] for p in live.snapshot["players"]}
+    for pitch, (a, b) in ((1, ("one-a", "one-b")), (2, ("two-a", "two-b"))):
+        for action in ({"kind": "createGather", "playerIds": [ids[a], ids[b]]},
+                       {"kind": "assign", "playerId": ids[a], "to": "A"},
+                       {"kind": "assign", "playerId": ids[b], "to": "B"},
+                       {"kind": "startGather"}, {"kind": "startTimer"}):
+            reply = await live.command({**action, "pitch": pitch})
+            assert reply["type"] == "ack", (pitch, action, reply)
+            await live.wait_snapshot(reply["version"])
+    ends_at = {pitch: pitch_gather(live.snapshot, pitch)["timer"]["endsAt"] for pitch in (1, 2)}
+    await live.close()
+    return token, ends_at
+
+
+def kill_9(server):
+    os.kill(server.process.pid, signal.SIGKILL)
+    server.process.wait(10)
+    server.process = None
+
+
+def test_twenty_kill_9_trials_with_two_pitches_live_lose_nothing_acknowledged():
+    """Each trial: fire 40 commands without waiting, kill -9 after a few acks, restart on the same
+    folders and port, check every acked change is there, the version did not go back and both
+    timers still run to the same instant, then resend every id: each is applied exactly once.
+    Each trial's players are removed afterwards (the roster holds at most 200), and a few goals
+    are cancelled near the end (a score stops at 99; 20 trials score 100 per team)."""
     server = GatherServer()
     try:
         server.start()
-        sent_total = 0
-
-        async def first_login():
-            live, token = await organiser(server, "ann")
-            await live.close()
-            return token
-        token = run(first_login())
-
+        token, ends_at = run(two_gathers_running(server))
+        goals_sent = {1: 0, 2: 0}
         for trial in range(TRIALS):
+            commands = trial_commands(trial)
+            scored_on = {command_id: action["pitch"] for command_id, action in commands if action["kind"] == "score"}
+
             async def fire():
-                live = await Live.connect(server)
-                await live.next()
-                await live.send({"type": "resume", "id": "r", "token": token})
-                assert (await live.session_reply("r"))["role"] == "organiser"
-                ids = [f"t{trial}-c{i}" for i in range(40)]
-                for command_id in ids:
-                    await live.send({"type": "command", "id": command_id, "base": live.version,
-                                     "action": {"kind": "addPlayer", "name": command_id}})
+                live = await resumed(server, token)
+                for command_id, action in commands:
+                    await live.send({"type": "command", "id": command_id, "base": live.version, "action": action})
                 acked = {}
                 # Read a few answers, then pull the plug while the rest are in flight.
                 while len(acked) < 5:
                     message = await live.next(timeout=10)
+                    assert message["type"] not in ("rejected", "error"), message
                     if message["type"] == "ack":
                         acked[message["id"]] = message["version"]
-                return ids, acked
-            ids, acked = run(fire())
-            os.kill(server.process.pid, signal.SIGKILL)
-            server.process.wait(10)
-            server.process = None
+                return acked, live.version
+            acked, seen_version = run(fire())
+            kill_9(server)
             server.start()
 
             async def verify():
                 live = await Live.connect(server)
                 snapshot = await live.next()
-                names = [p["name"] for p in snapshot["state"]["players"]]
-                for command_id, version in acked.items():
+                state = snapshot["state"]
+                assert snapshot["version"] >= max(seen_version, *acked.values()), f"trial {trial}: version went back"
+                names = [p["name"] for p in state["players"]]
+                for command_id in acked.keys() - scored_on.keys():
                     assert command_id in names, f"trial {trial}: acknowledged {command_id} lost"
-                    assert snapshot["version"] >= version, f"trial {trial}: version went back"
+                for pitch in (1, 2):
+                    acked_goals = sum(1 for c in acked if scored_on.get(c) == pitch)
+                    assert len(goal_events(state, pitch)) >= goals_sent[pitch] + acked_goals, \
+                        f"trial {trial}: an acknowledged goal on pitch {pitch} was lost"
+                    timer = pitch_gather(state, pitch)["timer"]
+                    assert timer["status"] == "running" and timer["endsAt"] == ends_at[pitch], (trial, pitch, timer)
+
                 await live.send({"type": "resume", "id": "r", "token": token})
                 assert (await live.session_reply("r"))["role"] == "organiser"
-                for command_id in ids:
-                    reply = await live.command({"kind": "addPlayer", "name": command_id}, command_id=command_id)
+                replies = await send_all(live, commands)
+                for command_id, reply in replies.items():
                     assert reply["type"] == "ack", reply
                     if command_id in acked:
                         assert reply["version"] == acked[command_id], "a resent id must get its original ack"
-                state = await live.wait_snapshot(max(live.version, reply["version"]))
+                state = live.snapshot
                 names = [p["name"] for p in state["players"]]
-                for command_id in ids:
-                    assert names.count(command_id) == 1, f"trial {trial}: {command_id} applied {names.count(command_id)}×"
+                for command_id, action in commands:
+                    if action["kind"] == "addPlayer":
+                        assert names.count(command_id) == 1, \
+                            f"trial {trial}: {command_id} applied {names.count(command_id)}×"
+                for pitch in (1, 2):
+                    goals_sent[pitch] += sum(1 for p in scored_on.values() if p == pitch)
+                    assert len(goal_events(state, pitch)) == goals_sent[pitch], \
+                        f"trial {trial}: pitch {pitch} has {len(goal_events(state, pitch))} goals for {goals_sent[pitch]} ids"
+
+                cleanup = [(f"t{trial}-remove-{p['id']}", {"kind": "removePlayer", "playerId": p["id"]})
+                           for p in state["players"] if p["name"].startswith(f"t{trial}-")]
+                cleanup += [(f"t{trial}-cancel-{pitch}-{seq}", {"kind": "cancelGoal", "pitch": pitch, "seq": seq})
+                            for pitch, seq in goals_over_the_room(state)]
+                replies = await send_all(live, cleanup)
+                assert all(r["type"] == "ack" for r in replies.values()), replies
+                assert len(live.snapshot["players"]) == 4
+                for pitch in (1, 2):
+                    gather = pitch_gather(live.snapshot, pitch)
+                    for team in "AB":
+                        standing = [g for g in goal_events(live.snapshot, pitch) if g["team"] == team and not g["cancelled"]]
+                        assert gather["score"][team] == len(standing) <= MAX_SCORE - GOALS_PER_TEAM_PER_TRIAL
                 await live.close()
             run(verify())
-            sent_total += len(ids)
-        print(f"{TRIALS} kill -9 trials, {sent_total} commands, none lost or doubled")
+        print(f"{TRIALS} kill -9 trials, {TRIALS * len(trial_commands(0))} commands on two pitches, "
+              "none lost or doubled")
         assert server.stop() == 0
     finally:
         server.cleanup()
@@ -156,9 +265,7 @@ def test_a_timer_that_ran_out_while_down_is_finished_at_the_right_instant():
             state = await live.wait_snapshot(reply["version"])
             return state["gather"]["timer"]["endsAt"], reply["version"]
         ends_at, version = run(setup())
-        os.kill(server.process.pid, signal.SIGKILL)
-        server.process.wait(10)
-        server.process = None
+        kill_9(server)
         time.sleep(3)
         server.start()
 
