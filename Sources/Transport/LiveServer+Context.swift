@@ -116,7 +116,7 @@ extension LiveServer {
         // rx_buffer_size is a buffer per connection (commands are small; longer messages come in
         // pieces that `received` reassembles). tx_packet_size must be set apart from it: at 0, lws
         // caps each send at rx_buffer_size, splitting every snapshot and buffering the rest.
-        // gather.v2 comes first: a client that offers both is given the newer one.
+        // lws 4.1.6 binds the first subprotocol in the CLIENT's offer that it knows, whatever this order.
         let live = [WireProtocol.v2, .v1].map { wire in
             lws_protocols(name: storage.cString(wire.rawValue), callback: liveCallbackThunk,
                           per_session_data_size: MemoryLayout<UInt64>.size,
