@@ -8,6 +8,14 @@ public struct CertificateBundle: Sendable, Equatable {
     public var fingerprintSHA256: String
     /// True when the server certificate was (re-)issued by this start.
     public var issuedNow: Bool
+    /// Sentences for the operator at start (an old CA without name constraints, names it cannot cover).
+    public var warnings: [String] = []
+}
+
+/// What `gather ca renew` did: the new files, and where the replaced ones were kept.
+public struct CertificateRenewal: Sendable, Equatable {
+    public var bundle: CertificateBundle
+    public var keptFiles: [String]
 }
 
 public struct CertificateError: Error, CustomStringConvertible, Equatable {

@@ -22,6 +22,16 @@ struct CertificateFiles {
 
     func writePublic(_ data: Data, to name: String) throws { try write(data, to: name, mode: 0o644) }
 
+    /// Renames `name` to `name.old` (replacing an older one); a key stays readable by the owner only.
+    func keepAsOld(_ name: String, secret: Bool) throws -> String {
+        let old = path(name) + ".old"
+        guard rename(path(name), old) == 0 else {
+            throw CertificateError("cannot keep \(path(name)) as \(old): \(String(cString: strerror(errno)))")
+        }
+        if secret { chmod(old, 0o600) }
+        return old
+    }
+
     private func write(_ data: Data, to name: String, mode: mode_t) throws {
         let target = path(name)
         let temporary = target + ".partial"

@@ -10,25 +10,26 @@ enum CertificateIssuer {
     /// and an expired CA would stop the server (it is never replaced silently).
     static let authorityLifetimeDays = 3650
 
-    static func makeAuthority(key: PrivateKey, hostName: String, now: Date) throws -> Certificate {
+    /// `scope` nil makes a CA as releases before name constraints did (tests of the upgrade path).
+    static func makeAuthority(key: PrivateKey, hostName: String, scope: AuthorityScope?, now: Date) throws
+        -> Certificate {
         let certificate = try skeleton(subjectCommonName: "Football Gather Live local CA (\(hostName))",
                                        issuer: nil, key: key, now: now, days: authorityLifetimeDays)
         try add(certificate, issuer: certificate, [
             (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
             (NID_key_usage, "critical,keyCertSign,cRLSign"),
             (NID_subject_key_identifier, "hash"),
-        ])
+        ] + (scope.map { [(NID_name_constraints, $0.extensionValue)] } ?? []))
         try sign(certificate, with: key)
         return certificate
     }
 
-    static func makeServer(key: PrivateKey, identity: MachineIdentity, authority: Certificate,
-                           authorityKey: PrivateKey, now: Date) throws -> Certificate {
-        // The name people see in a certificate viewer; phones match subjectAltName only.
-        let subject = identity.hostName.isEmpty ? "localhost" : identity.hostName
-        let certificate = try skeleton(subjectCommonName: subject, issuer: authority, key: key, now: now,
-                                       days: serverLifetimeDays)
-        let names = identity.dnsNames.map { "DNS:\($0)" } + identity.allIPAddresses.map { "IP:\($0)" }
+    /// `commonName` is the name people see in a certificate viewer; phones match subjectAltName only.
+    static func makeServer(key: PrivateKey, commonName: String, dnsNames: [String], ipAddresses: [String],
+                           authority: Certificate, authorityKey: PrivateKey, now: Date) throws -> Certificate {
+        let certificate = try skeleton(subjectCommonName: commonName.isEmpty ? "localhost" : commonName,
+                                       issuer: authority, key: key, now: now, days: serverLifetimeDays)
+        let names = dnsNames.map { "DNS:\($0)" } + ipAddresses.map { "IP:\($0)" }
         try add(certificate, issuer: authority, [
             (NID_basic_constraints, "critical,CA:FALSE"),
             (NID_key_usage, "critical,digitalSignature"),

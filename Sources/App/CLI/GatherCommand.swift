@@ -7,7 +7,7 @@ struct GatherCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gather",
         abstract: "Football Gather Live: a LAN match server for amateur football.",
-        subcommands: [ServeCommand.self, BackupCommand.self],
+        subcommands: [ServeCommand.self, BackupCommand.self, CACommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }
@@ -16,6 +16,12 @@ struct GatherCommand: ParsableCommand {
 struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Folder of the SQLite database (gather.sqlite).")
     var dataDirectory = "data"
+}
+
+/// Where the local CA and the server certificate live, shared by `serve` and `ca renew`.
+struct CertificateOptions: ParsableArguments {
+    @Option(name: .customLong("cert-dir"), help: "Folder of the generated local CA and server certificate.")
+    var certificateDirectory = "Certificates"
 }
 
 /// `--log-level trace|debug|info|notice|warning|error|critical`, parsed once into swift-log's level.

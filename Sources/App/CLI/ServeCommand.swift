@@ -21,8 +21,8 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var data: DataOptions
 
-    @Option(name: .customLong("cert-dir"), help: "Folder of the generated local CA and server certificate.")
-    var certificateDirectory = "Certificates"
+    @OptionGroup var certificateFolder: CertificateOptions
+    var certificateDirectory: String { certificateFolder.certificateDirectory }
 
     @Option(name: .customLong("cert"), help: "Your own server certificate (PEM); needs --key.")
     var certificatePath: String?

@@ -34,6 +34,10 @@ enum Server {
         } catch {
             throw StartupFailure(description: "certificate problem: \(error)")
         }
+        // Once, before the banner: a CA phones trust is never replaced without the operator.
+        for warning in certificates.warnings {
+            FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
+        }
 
         let inviteCode = options.inviteCode ?? SecureRandom.inviteCode()
         let links = ServerLinks(identity: identity, host: options.host)
