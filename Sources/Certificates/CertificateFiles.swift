@@ -40,6 +40,7 @@ struct CertificateFiles {
         guard descriptor >= 0 else {
             throw CertificateError("cannot write \(target): \(String(cString: strerror(errno)))")
         }
+        fchmod(descriptor, mode)  // exactly `mode`, whatever the umask (the server runs with 077)
         let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)

@@ -13,6 +13,8 @@ public final class SQLiteStore: GatherStore, @unchecked Sendable {
     let writer: any DatabaseWriter
     /// The database file, or nil for an in-memory store.
     public let path: String?
+    /// Sentences for the operator at start: who else can read the data folder or its files.
+    public private(set) var warnings: [String] = []
 
     // MARK: - Opening
 
@@ -24,6 +26,10 @@ public final class SQLiteStore: GatherStore, @unchecked Sendable {
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
         try StoreOpening.prepareDirectory(directory)
         try StoreOpening.checkWritableFile(path)
+        // Before SQLite opens it (a `-wal` it creates takes the database's mode) and again after (a
+        // new database is made with the process's umask).
+        var warnings = [StoreOpening.folderExposure(directory)].compactMap { $0 }
+            + StoreOpening.restrictDatabaseFiles(path)
         do {
             try StoreOpening.inspectExisting(path)
             let pool = try DatabasePool(path: path, configuration: Self.configuration(label: "gather.store"))
@@ -36,11 +42,13 @@ public final class SQLiteStore: GatherStore, @unchecked Sendable {
                 }
             }
             try Schema.migrator.migrate(pool)
+            warnings += StoreOpening.restrictDatabaseFiles(path).filter { !warnings.contains($0) }
             self.writer = pool
         } catch {
             throw StoreOpening.explain(error, path: path)
         }
         self.path = path
+        self.warnings = warnings
     }
 
     private init(writer: any DatabaseWriter) {

@@ -22,11 +22,14 @@ enum StoreOpening {
     }
 
     /// `mkdir -p`, reporting the first failure in words (FileManager's errors on Linux say less).
+    /// The data folder itself is the owner's only: it holds password hashes and every result.
     private static func makeDirectories(_ directory: String) -> String? {
         var prefix = directory.hasPrefix("/") ? "/" : ""
-        for component in directory.split(separator: "/") where !component.isEmpty {
+        let components = directory.split(separator: "/").filter { !$0.isEmpty }
+        for (index, component) in components.enumerated() {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
-            if mkdir(prefix, 0o755) != 0 {
+            let isDataFolder = index == components.count - 1
+            if mkdir(prefix, isDataFolder ? 0o700 : 0o755) != 0 {
                 let code = errno
                 var isDirectory: ObjCBool = false
                 if code == EEXIST, FileManager.default.fileExists(atPath: prefix, isDirectory: &isDirectory),
@@ -65,6 +68,33 @@ enum StoreOpening {
             throw StoreError("The database file \(path) is read-only (\(reason(code))); the server must be able to write it.")
         }
         close(descriptor)
+    }
+
+    // MARK: - Who else may read it
+
+    /// The database and its `-wal`/`-shm` become the owner's only, also when an older release or
+    /// a copy left them readable; SQLite gives a `-wal`/`-shm` it creates the database file's mode.
+    static func restrictDatabaseFiles(_ path: String) -> [String] {
+        var warnings: [String] = []
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard stat(file, &info) == 0, info.st_mode & 0o077 != 0 else { continue }
+            if chmod(file, 0o600) != 0 {
+                warnings.append("\(file) can be read by other users of this computer and could not be made private "
+                    + "(\(reason(errno))); run `chmod 600 \(file)`.")
+            }
+        }
+        return warnings
+    }
+
+    /// A folder the user chose is never changed behind their back (it may be shared on purpose),
+    /// but one others can look into is worth a sentence at start.
+    static func folderExposure(_ directory: String) -> String? {
+        var info = stat()
+        guard stat(directory, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
+        let mode = String(info.st_mode & 0o777, radix: 8)
+        return "the data folder \(directory) can be looked into by other users of this computer (mode \(mode)); "
+            + "run `chmod 700 \(directory)` to keep it to yourself."
     }
 
     // MARK: - The schema

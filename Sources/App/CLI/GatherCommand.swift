@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 
 /// `gather`: the Football Gather Live server and its maintenance commands.
@@ -10,6 +11,14 @@ struct GatherCommand: ParsableCommand {
         subcommands: [ServeCommand.self, BackupCommand.self, CACommand.self],
         defaultSubcommand: ServeCommand.self
     )
+
+    /// Before any command writes: the database, its `-wal`/`-shm` (made later by SQLite), backups and
+    /// keys hold password hashes and every result, so nothing this process creates is for other users.
+    /// Files meant to be public (the CA certificate) set their mode explicitly.
+    static func main() {
+        umask(0o077)
+        main(nil)
+    }
 }
 
 /// Where the database lives, shared by every command that opens it.

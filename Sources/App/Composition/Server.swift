@@ -22,6 +22,10 @@ enum Server {
             throw StartupFailure(description: "cannot open the data folder: \(error)")
         }
 
+        for warning in store.warnings {
+            FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
+        }
+
         let identity = MachineIdentity.current()
         let certificates: CertificateBundle
         do {
