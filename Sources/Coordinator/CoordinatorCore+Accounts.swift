@@ -203,12 +203,18 @@ extension CoordinatorCore {
 
     private func requestPasswordCheck(_ work: Effect, into effects: inout [Effect]) {
         if let started = passwordChecks.request(work) { effects.append(started) }
-        tally.passwordChecksPeak = passwordChecks.peak
+        tallyPasswordChecks()
     }
 
     func startNextPasswordCheck(into effects: inout [Effect]) {
         if let next = passwordChecks.finished(stillConnected: { clients[$0] != nil }) { effects.append(next) }
+        tallyPasswordChecks()
+    }
+
+    func tallyPasswordChecks() {
         tally.passwordChecksPeak = passwordChecks.peak
+        tally.passwordChecksRunning = passwordChecks.running
+        tally.passwordChecksWaiting = passwordChecks.queue.count
     }
 
     private func internalError(_ error: Error, id: String?, client: ConnectionID, into effects: inout [Effect]) {

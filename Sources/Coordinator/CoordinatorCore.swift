@@ -70,6 +70,7 @@ public final class CoordinatorCore {
         case .clientDisconnected(let client):
             clients[client] = nil
             passwordChecks.forget(client)
+            tallyPasswordChecks()
         case .messageReceived(let client, let text):
             guard clients[client] != nil else { break }
             // A command that lands in the few ms between zero and the countdown's wake-up

@@ -63,6 +63,9 @@ public struct DecisionTally: Equatable, Sendable {
     public var errorsByCode: [String: Int] = [:]
     /// The most password checks (KDF runs) that were ever under way at once.
     public var passwordChecksPeak = 0
+    /// Password checks under way now, and waiting for a turn now (gauges for `/metrics`).
+    public var passwordChecksRunning = 0
+    public var passwordChecksWaiting = 0
 
     public init() {}
 }

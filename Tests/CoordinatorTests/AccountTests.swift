@@ -127,12 +127,15 @@ final class AccountTests: XCTestCase {
         }
         XCTAssertEqual(jobs.count, 2)
         XCTAssertEqual(refused, 2, "2 running + 16 waiting; the last two are refused at once")
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 16])
         // One finishes: the next waiting one (#202) starts, and the peak stays two.
         let next = harness.send(.passwordChecked(jobs[0], matches: true), exhaustivity: .off)
         XCTAssertEqual(next.compactMap(\.passwordClient), [ConnectionID(202)])
         XCTAssertEqual(harness.tally.passwordChecksPeak, 2)
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 15])
         // A waiting phone that leaves (#203) is not checked at all: #204 is next.
         harness.send(.clientDisconnected(ConnectionID(203)), exhaustivity: .off)
+        XCTAssertEqual(harness.tally.passwordChecksWaiting, 14, "a phone that left no longer waits")
         let after = harness.send(.passwordChecked(jobs[1], matches: true), exhaustivity: .off)
         XCTAssertEqual(after.compactMap(\.passwordClient), [ConnectionID(204)])
     }

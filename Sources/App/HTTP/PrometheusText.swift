@@ -25,7 +25,14 @@ enum PrometheusText {
         for (code, count) in reading.decisions.errorsByCode.sorted(by: { $0.key < $1.key }) {
             out += "gather_errors_total{code=\"\(code)\"} \(count)\n"
         }
-        metric("gather_tick_lateness_ms", "histogram", "How late countdown wake-ups ran, in ms.")
+        metric("gather_password_checks_peak", "gauge",
+               "Most password checks (KDF runs) ever under way at once; the server allows 2.")
+        out += "gather_password_checks_peak \(reading.decisions.passwordChecksPeak)\n"
+        metric("gather_password_checks_running", "gauge", "Password checks (KDF runs) under way now.")
+        out += "gather_password_checks_running \(reading.decisions.passwordChecksRunning)\n"
+        metric("gather_password_checks_waiting", "gauge", "Login and register attempts waiting for a password check.")
+        out += "gather_password_checks_waiting \(reading.decisions.passwordChecksWaiting)\n"
+                metric("gather_tick_lateness_ms", "histogram", "How late countdown wake-ups ran, in ms.")
         var cumulative = 0
         let histogram = reading.tickLateness
         for (index, bound) in histogram.bounds.enumerated() {
