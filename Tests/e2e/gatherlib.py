@@ -33,14 +33,18 @@ class GatherServer:
     """One real `gather serve` process on loopback."""
 
     def __init__(self, data_dir: str | None = None, cert_dir: str | None = None, port: int | None = None,
-                 invite_code: str = INVITE, extra_args: tuple[str, ...] = (), spectator_door: bool = False):
+                 invite_code: str | None = INVITE, extra_args: tuple[str, ...] = (), spectator_door: bool = False,
+                 env: dict | None = None):
         self._tmp = tempfile.TemporaryDirectory(prefix="gather-e2e-")
         self.data_dir = data_dir or os.path.join(self._tmp.name, "data")
         self.cert_dir = cert_dir or os.path.join(self._tmp.name, "certs")
         # 0 until the first start: the server picks a free port and prints it; a restart on the
         # same folders reuses it, so pages and clients find the server where it was.
         self.port = port or 0
+        # None leaves --invite-code out: the code then comes from `env` or the server makes one up.
         self.invite_code = invite_code
+        self.env = env
+        self.arguments: list[str] = []
         self.extra_args = extra_args
         # The plain-HTTP spectator door is off unless a test needs it; then the server picks a
         # free port (`auto`) and prints it, like the TLS one.
@@ -53,12 +57,14 @@ class GatherServer:
     # MARK: - Lifecycle
 
     def start(self, timeout: float = 30) -> "GatherServer":
+        invite = ["--invite-code", self.invite_code] if self.invite_code is not None else []
         args = [BINARY, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir,
-                "--cert-dir", self.cert_dir, "--public", PUBLIC, "--invite-code", self.invite_code,
+                "--cert-dir", self.cert_dir, "--public", PUBLIC, *invite,
                 "--spectator-port", "auto" if self.spectator_door else "0", *self.extra_args]
+        self.arguments = args
         self.output, self.errors = [], []
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        cwd=self._tmp.name)
+                                        cwd=self._tmp.name, env={**os.environ, **self.env} if self.env else None)
         ready = threading.Event()
 
         def pump(stream, sink, marker):

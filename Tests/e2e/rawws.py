@@ -10,13 +10,16 @@ import time
 
 
 def handshake(server, path: str = "/live", subprotocol: str | None = "gather.v1", origin: str | None = None,
-              host: str | None = None, socket_options: tuple[tuple[int, int, int], ...] = ()):
+              host: str | None = None, socket_options: tuple[tuple[int, int, int], ...] = (), source: str | None = None):
     """Returns (status_line, headers_text, socket). The socket is left open on success.
-    `socket_options` (level, option, value) are set before connecting, e.g. a small receive buffer."""
+    `socket_options` (level, option, value) are set before connecting, e.g. a small receive buffer;
+    `source` is the loopback address to connect from (another phone, as far as the server can tell)."""
     raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     raw.settimeout(10)
     for level, option, value in socket_options:
         raw.setsockopt(level, option, value)
+    if source:
+        raw.bind((source, 0))
     raw.connect(("127.0.0.1", server.port))
     sock = server.ssl_context().wrap_socket(raw, server_hostname="127.0.0.1")
     key = base64.b64encode(os.urandom(16)).decode()
