@@ -306,6 +306,11 @@ def test_the_data_folder_and_database_files_are_the_owners_only(server):
         assert mode(os.path.join(server.data_dir, name)) == 0o600, name
     assert mode(os.path.join(server.cert_dir, "ca-key.pem")) == 0o600
     assert mode(os.path.join(server.cert_dir, "ca.pem")) == 0o644, "the CA certificate is public on purpose"
+    copy = os.path.join(os.path.dirname(server.data_dir), "copy.sqlite")
+    backup = subprocess.run([BINARY, "backup", copy, "--data-dir", server.data_dir], capture_output=True, text=True,
+                            timeout=60)
+    assert backup.returncode == 0, backup.stderr
+    assert mode(copy) == 0o600, "a backup holds the same password hashes"
 
 
 def test_metrics_answer_loopback_and_the_network_option_is_checked_at_start():
