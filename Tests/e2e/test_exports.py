@@ -170,9 +170,12 @@ class DownloadCrowd:
         self.running, self.stopping, self.in_flight = True, False, 0
         self.downloads, self.downloads_while_running, self.failures = 0, 0, []
         self.warmed = threading.Barrier(threads + 1)
-        self.workers = [threading.Thread(target=self.work, daemon=True) for _ in range(threads)]
+        self.workers = [threading.Thread(target=self.work, args=(index,), daemon=True) for index in range(threads)]
 
-    def work(self):
+    def work(self, index: int):
+        # Each downloader is a phone with its own address, as on a pitch-side Wi-Fi (the server
+        # admits at most 32 unfinished HTTP connections per address).
+        source = (f"127.0.2.{1 + index}", 0)
         connection, first = None, True
         while time.monotonic() < self.deadline:
             with self.state:
@@ -184,7 +187,7 @@ class DownloadCrowd:
             failure = None
             try:
                 connection = connection or http.client.HTTPSConnection("127.0.0.1", self.port, context=self.context,
-                                                                       timeout=10)
+                                                                       timeout=10, source_address=source)
                 connection.request("GET", "/api/history.csv")
                 response = connection.getresponse()
                 lines = response.read().decode().split("\r\n")
