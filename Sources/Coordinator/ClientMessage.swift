@@ -54,7 +54,9 @@ enum ClientMessageDecoder {
         }
         var id: String?
         if let rawID = json["id"] {
-            guard let text = rawID.stringValue, idLength.contains(text.count) else {
+            guard let text = rawID.stringValue, idLength.contains(text.count),
+                  text.utf8.count <= idLength.upperBound * ActionDecoder.bytesPerCharacter
+            else {
                 return .failure(EnvelopeFailure(code: .badMessage,
                                                 message: "\"id\" must be a string of 1–64 characters.", id: nil))
             }
