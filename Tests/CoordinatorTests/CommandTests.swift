@@ -121,6 +121,10 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(error("{\"type\":\"command\",\"base\":0}")?.0, .badMessage)
         XCTAssertEqual(error("{\"type\":\"logout\",\"id\":\"\"}")?.0, .badMessage)
         XCTAssertEqual(error("{\"type\":\"logout\",\"id\":\"\(String(repeating: "x", count: 65))\"}")?.0, .badMessage)
+        // One character carrying 200 combining marks is one character but 401 bytes: refused.
+        let heavy = "a" + String(repeating: "\u{301}", count: 200)
+        XCTAssertEqual(heavy.count, 1)
+        XCTAssertEqual(error("{\"type\":\"logout\",\"id\":\"\(heavy)\"}")?.0, .badMessage)
         // Still usable: a well-formed message is answered normally.
         harness.send(.messageReceived(client, text: "{\"type\":\"logout\"}"), expect: [.send(client, .session(nil))])
     }
