@@ -18,10 +18,10 @@ export function nameOf(id, byId) {
   return (byId.get(id) || { name: `#${id}` }).name;
 }
 
-/// "Ann (assist Bob)", "Ann", or "" while nobody is named.
-export function scorerText(goal, byId) {
+/// "Ann (assist Bob)", "Ann", or "" while nobody is named; `withAssist: false` for small spaces.
+export function scorerText(goal, byId, withAssist = true) {
   if (goal.playerId === null || goal.playerId === undefined) return "";
-  const assist = goal.assistId === null || goal.assistId === undefined ? "" : ` (assist ${nameOf(goal.assistId, byId)})`;
+  const assist = !withAssist || goal.assistId === null || goal.assistId === undefined ? "" : ` (assist ${nameOf(goal.assistId, byId)})`;
   return nameOf(goal.playerId, byId) + assist;
 }
 
@@ -29,11 +29,19 @@ export function minuteText(matchMs) {
   return typeof matchMs === "number" ? `${Math.floor(matchMs / 60000) + 1}'` : "";
 }
 
+/// "Last goal 12': Ann", for a card with room for one line.
+export function lastGoalText(goal, gather, byId) {
+  if (!goal) return "";
+  const minute = minuteText(goal.matchMs);
+  return `Last goal${minute ? ` ${minute}` : ""}: ${scorerText(goal, byId, false) || gather.teams[goal.team].name}`;
+}
+
 /// "5 games · 3W 1D 1L · 4 goals": a player's record in words a phone has room for.
+/// (No-break spaces inside each part: a narrow screen breaks the line between parts only.)
 export function recordText(stats) {
-  if (!stats || !stats.games) return "No games yet";
-  const goals = `${stats.goals} goal${stats.goals === 1 ? "" : "s"}`;
-  return `${stats.games} game${stats.games === 1 ? "" : "s"} · ${stats.wins}W ${stats.draws}D ${stats.losses}L · ${goals}`;
+  if (!stats || !stats.games) return "No\u00a0games\u00a0yet";
+  return [`${stats.games}\u00a0game${stats.games === 1 ? "" : "s"}`, `${stats.wins}W\u00a0${stats.draws}D\u00a0${stats.losses}L`,
+    `${stats.goals}\u00a0goal${stats.goals === 1 ? "" : "s"}`].join(" · ");
 }
 
 export function capitalise(text) {
@@ -62,14 +70,14 @@ export function eventText(event, gather, byId = new Map(), withOrganiser = true)
   }
 }
 
-/// The scorers of a finished gather: "Ann 12', Bob 30' (assist Cid), Reds 41'" (a goal
-/// nobody was named for goes by its team's name).
+/// The scorers of a finished gather: "12' Ann, 30' Bob (assist Cid), 41' Reds" (minute first, as
+/// in the timeline; a goal nobody was named for goes by its team's name).
 export function historyGoalsText(entry, byId) {
   const known = new Map(byId); // the names they had that evening win over today's
   for (const team of ["A", "B"]) for (const player of entry.teams[team].players) known.set(player.id, player);
   return (entry.goals || []).map((goal) => {
     const who = goal.playerId === null || goal.playerId === undefined ? entry.teams[goal.team].name : scorerText(goal, known);
-    return `${who} ${minuteText(goal.matchMs)}`.trim();
+    return `${minuteText(goal.matchMs)} ${who}`.trim();
   }).join(", ");
 }
 

@@ -108,9 +108,9 @@ export class GatherView {
     const what = `the goal for ${gather.teams[event.team].name}${minute ? ` at ${minute}` : ""}`;
     return h("li", { class: "goal", dataset: { seq: event.seq } }, h("span", {}, text), h("span", { class: "moves" },
       h("button", { type: "button", class: "move secondary", "aria-label": `${event.playerId === null ? "Name the scorer of" : "Change the scorer of"} ${what}`,
-        onclick: () => this.scorer.openFor(event) }, event.playerId === null ? "Who scored?" : "Scorer"),
+        onclick: () => this.scorer.openFor(event) }, event.playerId === null ? "Who scored?" : "Change scorer"),
       h("button", { type: "button", class: "move danger", "aria-label": `Cancel ${what}`,
-        onclick: () => this.perform({ kind: "cancelGoal", seq: event.seq }) }, "Cancel")));
+        onclick: () => this.perform({ kind: "cancelGoal", seq: event.seq }) }, "Cancel goal")));
   }
 
   /// The pickers show the timer's length, unless the organiser is typing a new one.

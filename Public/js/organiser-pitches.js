@@ -51,7 +51,7 @@ export class PitchSwitcher {
         const name = input.value.trim();
         if (name && name !== pitch.name) this.perform({ kind: "renamePitch", pitch: pitch.id, name });
       };
-      return h("li", {}, h("form", { class: "row", onsubmit: rename }, input,
+      return h("li", {}, h("form", { onsubmit: rename }, input,
         h("button", { type: "submit", class: "secondary", "aria-label": `Rename ${pitch.name}` }, "Rename"),
         pitch.id === 1 ? null : h("button", {
           type: "button", class: "danger", disabled: !!pitch.gather, "aria-label": `Remove ${pitch.name}`,

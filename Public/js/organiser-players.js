@@ -36,7 +36,7 @@ export class PlayersView {
   row(player, pitch) {
     const details = [player.position && capitalise(player.position), player.skill && capitalise(player.skill),
       player.age && `${player.age} y`, player.favouriteTeam].filter(Boolean).join(" · ");
-    const record = `Rating ${player.rating} · ${recordText(player.stats)}${pitch ? ` · on ${pitch.name}` : ""}`;
+    const record = `Rating\u00a0${player.rating} · ${recordText(player.stats)}${pitch ? ` · on\u00a0${pitch.name.replace(/ /g, "\u00a0")}` : ""}`;
     const children = [h("div", { class: "who" }, h("strong", {}, player.name), h("small", {}, details || "No details"),
       h("small", { class: "record" }, record))];
     if (this.selecting) {

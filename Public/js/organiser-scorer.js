@@ -25,6 +25,8 @@ export class ScorerPicker {
       return goal.seq;
     });
     this.show(goal);
+    // The second tap must not need a scroll first.
+    $("#scorer").scrollIntoView({ block: "nearest" });
   }
 
   openFor(event) {

@@ -46,7 +46,8 @@ export class PitchBoard {
   }
 
   celebrate(goal, gather) {
-    const scorer = scorerText(goal, playersById(this.live.state));
+    // The scorer alone: the assist would not fit the status line from across a hall.
+    const scorer = scorerText(goal, playersById(this.live.state), false);
     this.flash = { text: `Goal! ${scorer || gather.teams[goal.team].name}`, until: Date.now() + FLASH_MS };
     clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => this.renderStatus(), FLASH_MS + 50);
@@ -56,7 +57,8 @@ export class PitchBoard {
     const status = $("#status");
     const flashing = !!this.flash && this.flash.until > Date.now();
     status.dataset.flash = String(flashing);
-    if (flashing) { status.textContent = this.flash.text; return; }
+    status.style.fontSize = "";
+    if (flashing) { status.textContent = this.flash.text; fitNames([status]); return; }
     const gather = this.gather;
     if (!gather) { status.textContent = this.hadHistory ? "Thanks for playing" : "Waiting for a gather"; return; }
     const timer = gather.timer.status;

@@ -3,7 +3,7 @@
 // pitch for a few seconds.
 
 import { $, h, replace } from "./dom.js";
-import { clock, minuteText, scorerText } from "./format.js";
+import { clock, lastGoalText, scorerText } from "./format.js";
 import { FLASH_MS, GoalWatch } from "./goal-watch.js";
 import { busyPitches, latestGoal, pitchById, playersById } from "./state.js";
 import { fitNames } from "./scoreboard-fit.js";
@@ -39,10 +39,9 @@ export class VenueBoard {
     const gather = pitch.gather;
     const goal = latestGoal(gather);
     const flashing = (this.flashes.get(pitch.id) || 0) > Date.now();
-    const scorer = goal ? scorerText(goal, byId) : "";
     const line = !goal ? (gather.phase === "setup" ? "Kick-off soon" : "")
-      : flashing ? `Goal! ${scorer || gather.teams[goal.team].name}`
-      : `Last goal: ${scorer || gather.teams[goal.team].name} ${minuteText(goal.matchMs)}`;
+      : flashing ? `Goal! ${scorerText(goal, byId, false) || gather.teams[goal.team].name}`
+      : lastGoalText(goal, gather, byId);
     // The grid puts names above scores; a screen reader gets the score as one sentence.
     return h("li", { class: "venue-pitch", dataset: { pitch: pitch.id, finished: String(gather.timer.status === "finished") } },
       h("h2", { class: "venue-name" }, pitch.name),
@@ -67,5 +66,17 @@ export class VenueBoard {
     }
   }
 
-  resize() { fitNames(document.querySelectorAll(".venue-team")); }
+  /// The cards' unit from the stylesheet, smaller while they are taller than the screen's room
+  /// (at most 20 steps), then the names fitted into their boxes.
+  resize() {
+    const venue = $("#venue");
+    // From a little larger than the stylesheet's guess: names and a goal line are short most nights.
+    let scale = 1.4;
+    venue.style.setProperty("--scale", scale);
+    for (let step = 0; step < 20 && venue.scrollHeight > venue.clientHeight + 1; step += 1) {
+      scale *= 0.93;
+      venue.style.setProperty("--scale", scale);
+    }
+    fitNames(document.querySelectorAll(".venue-team"));
+  }
 }

@@ -2,7 +2,7 @@
 // pitch (teams, score, clock, the last scorer), each leading to that pitch's page.
 
 import { $, h, replace } from "./dom.js";
-import { clock, minuteText, scorerText } from "./format.js";
+import { clock, lastGoalText } from "./format.js";
 import { latestGoal, pitchById, playersById } from "./state.js";
 
 export function renderCards(state, pitchIds) {
@@ -13,7 +13,6 @@ export function renderCards(state, pitchIds) {
 function card(pitch, byId) {
   const gather = pitch.gather;
   const goal = latestGoal(gather);
-  const scorer = goal ? scorerText(goal, byId) : "";
   const phase = gather.phase === "setup" ? "Line-up being picked"
     : gather.timer.status === "finished" ? "Full time" : "Live";
   return h("li", { class: "card pitch-card", dataset: { pitch: pitch.id } },
@@ -25,8 +24,7 @@ function card(pitch, byId) {
         h("span", { class: "score-b" }, gather.score.B)),
       h("span", { class: "team-name" }, gather.teams.B.name)),
     h("p", { class: "clock", dataset: { clockPitch: pitch.id } }, "--:--"),
-    h("p", { class: "last-goal" }, goal
-      ? `Last goal: ${scorer || gather.teams[goal.team].name} ${minuteText(goal.matchMs)}`.trim() : "No goals yet"));
+    h("p", { class: "last-goal" }, goal ? lastGoalText(goal, gather, byId) : "No goals yet"));
 }
 
 export function renderCardClocks(live) {

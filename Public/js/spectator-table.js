@@ -67,7 +67,7 @@ export class StandingsTable {
       .sort((a, b) => COLUMNS.goals.compare(b, a) || a.name.localeCompare(b.name)).slice(0, TOP_SCORERS);
     replace($("#top-scorers"), scorers.length ? scorers.map((player) => h("li", {},
       h("span", { class: "who" }, player.name),
-      h("span", { class: "count" }, `${player.stats.goals} goal${player.stats.goals === 1 ? "" : "s"}`
+      h("span", { class: "count" }, `— ${player.stats.goals} goal${player.stats.goals === 1 ? "" : "s"}`
         + (player.stats.assists ? `, ${player.stats.assists} assist${player.stats.assists === 1 ? "" : "s"}` : ""))))
       : [h("li", { class: "empty" }, "No goals in a finished gather yet.")]);
   }
