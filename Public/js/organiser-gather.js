@@ -1,4 +1,4 @@
-import { $, h, replace } from "./dom.js";
+import { $, h, replace, replaceFor } from "./dom.js";
 import { clock, eventText, dateText, historyGoalsText, minuteText } from "./format.js";
 import { gatherOn, pitchById, playersById, ratingSum } from "./state.js";
 import { ScorerPicker } from "./organiser-scorer.js";
@@ -72,9 +72,9 @@ export class GatherView {
         button.setAttribute("aria-label", `${sign} goal for ${gather.teams[team].name}`);
       }
     }
-    replace($("#col-bench"), gather.bench.map((id) => this.chip(byId.get(id), "bench")));
-    replace($("#col-A"), gather.teams.A.players.map((id) => this.chip(byId.get(id), "A")));
-    replace($("#col-B"), gather.teams.B.players.map((id) => this.chip(byId.get(id), "B")));
+    for (const [place, ids] of [["bench", gather.bench], ["A", gather.teams.A.players], ["B", gather.teams.B.players]]) {
+      replaceFor($(`#col-${place}`), [ids, state.players], () => ids.map((id) => this.chip(byId.get(id), place)));
+    }
     const live = gather.phase === "live";
     $("#start-gather").hidden = live;
     $("#start-gather").disabled = !gather.teams.A.players.length || !gather.teams.B.players.length;
@@ -88,7 +88,8 @@ export class GatherView {
     $("#timer-pause").disabled = timer.status !== "running";
     $("#timer-form").querySelector("button").disabled = timer.status === "running";
     this.showDuration(timer.durationSeconds);
-    replace($("#timeline"), gather.events.slice().reverse().map((event) => this.timelineRow(event, gather, byId)));
+    replaceFor($("#timeline"), [gather.events, gather.teams, gather.phase, state.players],
+      () => gather.events.slice().reverse().map((event) => this.timelineRow(event, gather, byId)));
     this.renderClock();
   }
 
@@ -151,7 +152,7 @@ export class GatherView {
       onclick: () => this.assign(player.id, "out") }, "Out"));
     return h("li", { class: "chip", draggable: "true", dataset: { id: player.id },
       ondragstart: (event) => event.dataTransfer.setData("text/plain", String(player.id)) },
-    h("span", {}, player.name, " ", h("small", {}, String(player.rating))), h("span", { class: "moves" }, moves));
+    h("span", {}, player.name, " ", h("small", {}, `rating ${player.rating}`)), h("span", { class: "moves" }, moves));
   }
 
   acceptDrops(column) {

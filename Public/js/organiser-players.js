@@ -1,4 +1,4 @@
-import { $, h, replace } from "./dom.js";
+import { $, h, replaceFor } from "./dom.js";
 import { capitalise, recordText } from "./format.js";
 import { gatherOn, pitchById, pitchOfPlayers } from "./state.js";
 
@@ -23,7 +23,9 @@ export class PlayersView {
     for (const id of [...this.selected]) {
       if (!state.players.some((player) => player.id === id) || playing.has(id)) this.selected.delete(id);
     }
-    replace($("#player-list"), state.players.length ? state.players.map((player) => this.row(player, playing.get(player.id)))
+    const where = [...playing].map(([id, pitch]) => `${id}@${pitch.name}`).join(); // a string: compared by value
+    replaceFor($("#player-list"), [state.players, where, this.selecting], () => state.players.length
+      ? state.players.map((player) => this.row(player, playing.get(player.id)))
       : [h("li", { class: "empty" }, "No players yet. Add the first one above.")]);
     const pitch = pitchById(state, this.pitch());
     $("#continue").textContent = state.pitches.length > 1 && pitch ? `Continue on ${pitch.name}` : "Continue";

@@ -1,7 +1,7 @@
 // "Who scored?": right after +1 the team's players appear as buttons; one tap names the scorer
 // (setScorer), an optional second tap the assist. The same panel re-attributes an older goal.
 
-import { $, h, replace } from "./dom.js";
+import { $, h, replaceFor } from "./dom.js";
 import { minuteText, nameOf } from "./format.js";
 import { playersById } from "./state.js";
 
@@ -66,10 +66,11 @@ export class ScorerPicker {
       : `${nameOf(goal.scorerId, byId)} scored. Tap who gave the assist, if anyone.`;
     $("#scorer-done").textContent = goal.step === "scorer" ? "Skip" : "No assist";
     const current = goal.step === "scorer" ? event && event.playerId : event && event.assistId;
-    replace($("#scorer-choices"), choices.map((id) => h("li", {}, h("button", {
-      type: "button", class: "choice", "aria-pressed": String(current === id), dataset: { player: id },
-      onclick: () => this.pick(id),
-    }, nameOf(id, byId)))));
+    replaceFor($("#scorer-choices"), [goal, goal.step, current, team.players, this.live.state.players],
+      () => choices.map((id) => h("li", {}, h("button", {
+        type: "button", class: "choice", "aria-pressed": String(current === id), dataset: { player: id },
+        onclick: () => this.pick(id),
+      }, nameOf(id, byId)))));
   }
 
   async pick(playerId) {

@@ -15,6 +15,7 @@ export class VenueBoard {
     this.watch = new GoalWatch((id) => this.celebrate(id));
     $("#board").dataset.mode = "venue";
     $("#venue").hidden = false;
+    $("#status").textContent = ""; // each card says how its match stands
     $("#board-title").textContent = "Scoreboard, every pitch";
     $("#join-qr").alt = "QR code of the spectator page for every pitch";
   }
@@ -29,8 +30,8 @@ export class VenueBoard {
     venue.style.setProperty("--cols", columns);
     venue.style.setProperty("--rows", Math.max(1, Math.ceil(pitches.length / columns)));
     venue.style.setProperty("--count", Math.max(1, pitches.length));
-    replace(venue, pitches.map((pitch) => this.card(pitch, byId)));
-    $("#status").textContent = pitches.length ? "" : "No match right now";
+    replace(venue, pitches.length ? pitches.map((pitch) => this.card(pitch, byId))
+      : [h("li", { class: "venue-empty" }, "No match right now")]);
     this.resize();
     this.renderClock();
   }

@@ -14,6 +14,9 @@ export function renderMatch(state, pitchId, named) {
   const title = $("#match-title");
   title.textContent = pitch ? pitch.name : "Match";
   title.className = named ? "match-title" : "visually-hidden";
+  // Without a gather there are no line-ups or goals to show, only the empty score.
+  $("#goals-card").hidden = !gather;
+  $("#teams-card").hidden = !gather;
   if (!gather) {
     $("#phase").textContent = pitch ? "No gather right now." : "There is no such pitch.";
     for (const id of ["#score-a", "#score-b"]) $(id).textContent = "0";

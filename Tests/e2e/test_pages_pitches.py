@@ -145,7 +145,7 @@ def test_two_live_pitches_make_two_cards_and_a_phone_follows_pitch_2(browsers):
         phone.wait(lambda: len(phone.driver.find_elements(By.CSS_SELECTOR, "#pitch-cards .pitch-card")) == 2,
                    what="two cards")
         cards = phone.driver.find_elements(By.CSS_SELECTOR, "#pitch-cards .pitch-card")
-        assert "Pitch 1" in cards[0].text and "Greens" in cards[0].text and "Last goal: Ann" in cards[0].text
+        assert "Pitch 1" in cards[0].text and "Greens" in cards[0].text and "Last goal 1': Ann" in cards[0].text
         assert "South" in cards[1].text and "Blues" in cards[1].text
         assert [card.find_element(By.TAG_NAME, "a").get_attribute("href").split("127.0.0.1")[1].split("/", 1)[1]
                 for card in cards] == ["?pitch=1", "?pitch=2"]
