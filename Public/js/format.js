@@ -9,27 +9,55 @@ export function clock(ms) {
   return `${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")}`;
 }
 
-export function playersById(state) {
-  const map = new Map();
-  for (const player of (state && state.players) || []) map.set(player.id, player);
-  return map;
-}
-
 /// A history entry carries its players' names; the active gather only ids.
 export function names(ids, byId) {
-  return ids.map((id) => (byId.get(id) || { name: `#${id}` }).name);
+  return ids.map((id) => nameOf(id, byId));
+}
+
+export function nameOf(id, byId) {
+  return (byId.get(id) || { name: `#${id}` }).name;
+}
+
+/// "Ann (assist Bob)", "Ann", or "" while nobody is named; `withAssist: false` for small spaces.
+export function scorerText(goal, byId, withAssist = true) {
+  if (goal.playerId === null || goal.playerId === undefined) return "";
+  const assist = !withAssist || goal.assistId === null || goal.assistId === undefined ? "" : ` (assist ${nameOf(goal.assistId, byId)})`;
+  return nameOf(goal.playerId, byId) + assist;
+}
+
+export function minuteText(matchMs) {
+  return typeof matchMs === "number" ? `${Math.floor(matchMs / 60000) + 1}'` : "";
+}
+
+/// "Last goal 12': Ann", for a card with room for one line.
+export function lastGoalText(goal, gather, byId) {
+  if (!goal) return "";
+  const minute = minuteText(goal.matchMs);
+  return `Last goal${minute ? ` ${minute}` : ""}: ${scorerText(goal, byId, false) || gather.teams[goal.team].name}`;
+}
+
+/// "5 games · 3W 1D 1L · 4 goals": a player's record in words a phone has room for.
+/// (No-break spaces inside each part: a narrow screen breaks the line between parts only.)
+export function recordText(stats) {
+  if (!stats || !stats.games) return "No\u00a0games\u00a0yet";
+  return [`${stats.games}\u00a0game${stats.games === 1 ? "" : "s"}`, `${stats.wins}W\u00a0${stats.draws}D\u00a0${stats.losses}L`,
+    `${stats.goals}\u00a0goal${stats.goals === 1 ? "" : "s"}`].join(" · ");
 }
 
 export function capitalise(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : "";
 }
 
-export function eventText(event, gather) {
+/// One line of a timeline. `byId` names scorers; `withOrganiser` adds who pressed the button.
+export function eventText(event, gather, byId = new Map(), withOrganiser = true) {
   const team = event.team ? gather.teams[event.team].name : "";
-  const minute = typeof event.matchMs === "number" ? `${Math.floor(event.matchMs / 60000) + 1}'` : "";
-  const by = event.by ? ` · ${event.by}` : "";
+  const minute = minuteText(event.matchMs);
+  const by = event.by && withOrganiser ? ` · ${event.by}` : "";
   switch (event.kind) {
-    case "goal": return `${minute} Goal ${team}${by}`;
+    case "goal": {
+      const scorer = scorerText(event, byId);
+      return `${minute} Goal ${team}${scorer ? ` — ${scorer}` : ""}${event.cancelled ? " (cancelled)" : ""}${by}`;
+    }
     case "goalCancelled": return `${minute} Goal cancelled ${team}${by}`;
     case "kickoff": return `Kick-off${by}`;
     case "timerSet": return `Timer set${by}`;
@@ -37,8 +65,20 @@ export function eventText(event, gather) {
     case "timerPaused": return `Timer paused${by}`;
     case "timerReset": return `Timer reset${by}`;
     case "fullTime": return "Full time";
+    case "teamsBalanced": return `Teams balanced, rating difference ${event.difference}${by}`;
     default: return event.kind;
   }
+}
+
+/// The scorers of a finished gather: "12' Ann, 30' Bob (assist Cid), 41' Reds" (minute first, as
+/// in the timeline; a goal nobody was named for goes by its team's name).
+export function historyGoalsText(entry, byId) {
+  const known = new Map(byId); // the names they had that evening win over today's
+  for (const team of ["A", "B"]) for (const player of entry.teams[team].players) known.set(player.id, player);
+  return (entry.goals || []).map((goal) => {
+    const who = goal.playerId === null || goal.playerId === undefined ? entry.teams[goal.team].name : scorerText(goal, known);
+    return `${minuteText(goal.matchMs)} ${who}`.trim();
+  }).join(", ");
 }
 
 export function resultText(entry) {

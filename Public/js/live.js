@@ -1,13 +1,22 @@
-// The gather.v1 client shared by every page: one WebSocket to /live that reconnects by itself,
-// resyncs from each snapshot, restores the organiser session and resends unanswered commands
-// with their original ids (the server answers a repeated id instead of applying it twice).
-// The last snapshot is kept in localStorage so a page reopened without the Wi-Fi shows the
-// last state it knew (marked "reconnecting") instead of an empty page.
+// The gather.v2 client shared by every page: one WebSocket to /live that reconnects by itself,
+// follows the state as one snapshot then small patches (a goal is a few dozen bytes instead of
+// the whole state, on a crowded pitch-side Wi-Fi), restores the organiser session and resends
+// unanswered commands with their original ids (the server answers a repeated id instead of
+// applying it twice). The last state is kept in localStorage so a page reopened without the
+// Wi-Fi shows the last state it knew (marked "reconnecting") instead of an empty page.
+//
+// The state is gather.v2's: `players`, `pitches` (each with its `gather` or null) and `history`;
+// pages find a pitch's gather with state.js.
+
+import { applyPatch } from "./patch.js";
 
 const TOKEN_KEY = "gather.token";
 const PENDING_KEY = "gather.pending";
-const SNAPSHOT_KEY = "gather.lastSnapshot";
+// A new key: the first release cached gather.v1 states (a top-level `gather`, no pitches).
+const SNAPSHOT_KEY = "gather.lastState.v2";
+const OLD_SNAPSHOT_KEY = "gather.lastSnapshot";
 const SESSION_KEY = "gather.lastSession";
+const SAVE_DELAY_MS = 300;
 
 export class LiveClient {
   constructor({ onChange = () => {}, onTick = () => {}, onPresence = () => {}, onSession = () => {},
@@ -24,6 +33,11 @@ export class LiveClient {
     this.pending = new Map();   // command id -> { message, resolve }
     this.auth = null;           // { id, resolve } while register/login/resume is in flight
     this.restorePending();
+    try { localStorage.removeItem(OLD_SNAPSHOT_KEY); } catch { /* storage blocked */ }
+    // The cache is written a moment after a change (never in the way of showing it), and at once
+    // when the page goes away.
+    addEventListener("pagehide", () => this.saveState());
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") this.saveState(); });
     this.connect();
   }
 
@@ -32,7 +46,7 @@ export class LiveClient {
   restoreLastState() {
     if (this.state) return false;
     const saved = readJSON(localStorage, SNAPSHOT_KEY);
-    if (!saved || !saved.state || typeof saved.version !== "number") return false;
+    if (!saved || !saved.state || !Array.isArray(saved.state.pitches) || typeof saved.version !== "number") return false;
     this.state = saved.state;
     this.version = saved.version;
     const session = readJSON(localStorage, SESSION_KEY);
@@ -52,13 +66,13 @@ export class LiveClient {
     try {
       // The plain-HTTP spectator door has no TLS: its pages talk ws:// to the same host and port.
       const scheme = location.protocol === "https:" ? "wss" : "ws";
-      socket = new WebSocket(`${scheme}://${location.host}/live`, "gather.v1");
+      socket = new WebSocket(`${scheme}://${location.host}/live`, ["gather.v2"]);
     } catch (error) {
       this.scheduleReconnect();
       return;
     }
     this.socket = socket;
-    socket.onmessage = (event) => this.receive(event.data);
+    socket.onmessage = (event) => { if (this.socket === socket) this.receive(event.data); };
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
@@ -105,13 +119,15 @@ export class LiveClient {
         { const token = localStorage.getItem(TOKEN_KEY); if (token) this.resume(token); }
         break;
       case "snapshot":
-        this.state = message.state;
-        this.version = message.version;
-        writeJSON(localStorage, SNAPSHOT_KEY, { version: message.version, state: message.state });
-        this.onChange(this.state, this.version);
+        this.accept(message.state, message.version);
+        break;
+      case "patch":
+        this.patch(message);
         break;
       case "tick":
-        if (this.state && this.state.gather) { this.state.gather.timer = message.timer; this.onTick(message.timer); }
+        // The clocks count down from `endsAt`; a tick only says "redraw now". The state of a
+        // version never changes (so no patch would meet a timer the page had edited).
+        this.onTick(message.pitch, message.timer);
         break;
       case "presence":
         this.onPresence(message);
@@ -143,6 +159,38 @@ export class LiveClient {
         }
         break;
     }
+  }
+
+  // MARK: - State
+
+  accept(state, version) {
+    this.state = state;
+    this.version = version;
+    this.onChange(this.state, this.version);
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => this.saveState(), SAVE_DELAY_MS);
+  }
+
+  /// A patch applies only to the version it was made from; any other is dropped, and the server
+  /// sends a snapshot. One that does not apply (a bug) ends the connection: a new one starts
+  /// with a snapshot.
+  patch(message) {
+    if (!this.state || message.from !== this.version || typeof message.version !== "number") return;
+    let next;
+    try {
+      next = applyPatch(this.state, message.ops);
+    } catch (error) {
+      console.warn("gather: a patch did not apply; reconnecting", error);
+      this.version = -1;
+      if (this.socket) this.socket.close();
+      return;
+    }
+    this.accept(next, message.version);
+  }
+
+  saveState() {
+    clearTimeout(this.saveTimer);
+    if (this.state) writeJSON(localStorage, SNAPSHOT_KEY, { version: this.version, state: this.state });
   }
 
   // MARK: - Sessions
@@ -224,9 +272,8 @@ export class LiveClient {
 
   serverNow() { return Date.now() + this.offsetMs; }
 
-  /// Milliseconds left on the gather's timer now, counted down locally from `endsAt`.
-  remainingMs() {
-    const timer = this.state && this.state.gather && this.state.gather.timer;
+  /// Milliseconds left on a timer now, counted down locally from `endsAt`.
+  remainingMs(timer) {
     if (!timer) return null;
     if (timer.status === "running" && typeof timer.endsAt === "number") {
       return Math.max(0, timer.endsAt - this.serverNow());

@@ -1,16 +1,28 @@
-import { $, h, replace } from "./dom.js";
-import { clock, playersById, eventText, dateText } from "./format.js";
+import { $, h, replace, replaceFor } from "./dom.js";
+import { clock, eventText, dateText, historyGoalsText, minuteText } from "./format.js";
+import { gatherOn, pitchById, playersById, ratingSum } from "./state.js";
+import { ScorerPicker } from "./organiser-scorer.js";
 
-/// Line-up (tap or drag), team names, the match controls, the timeline and the history.
+/// The gather on the console's pitch: line-up (tap or drag, or balanced by rating), team names,
+/// the match controls, the scorers, the timeline; and the history of every pitch.
 export class GatherView {
-  constructor(live, perform) {
-    Object.assign(this, { live, perform });
+  /// `pitch()` is the console's pitch; every gather action goes to it.
+  constructor(live, perform, pitch) {
+    Object.assign(this, { live, pitch });
+    this.perform = (action) => perform({ ...action, pitch: this.pitch() });
+    this.scorer = new ScorerPicker(live, this.perform);
     for (const team of ["A", "B"]) {
       $(`#name-${team.toLowerCase()}`).addEventListener("change", (event) => this.rename(team, event.target));
     }
     $("#start-gather").addEventListener("click", () => this.perform({ kind: "startGather" }));
+    $("#balance-teams").addEventListener("click", () => this.perform({ kind: "balanceTeams" }));
     for (const button of document.querySelectorAll("[data-score]")) {
-      button.addEventListener("click", () => this.perform({ kind: "score", team: button.dataset.score, delta: Number(button.dataset.delta) }));
+      const team = button.dataset.score;
+      const delta = Number(button.dataset.delta);
+      button.addEventListener("click", () => {
+        const reply = this.perform({ kind: "score", team, delta });
+        if (delta > 0) this.scorer.openForNewGoal(team, reply, () => this.gather());
+      });
     }
     $("#timer-start").addEventListener("click", () => this.perform({ kind: "startTimer" }));
     $("#timer-pause").addEventListener("click", () => this.perform({ kind: "pauseTimer" }));
@@ -21,7 +33,7 @@ export class GatherView {
       this.perform({ kind: "setTimer", minutes: Number(form.minutes.value), seconds: Number(form.seconds.value) });
     });
     $("#end-gather").addEventListener("click", () => {
-      const gather = this.live.state && this.live.state.gather;
+      const gather = this.gather();
       if (gather && confirm(`End the gather at ${gather.teams.A.name} ${gather.score.A} – ${gather.score.B} ${gather.teams.B.name}?`)) {
         this.perform({ kind: "endGather" });
       }
@@ -32,31 +44,42 @@ export class GatherView {
     for (const column of document.querySelectorAll(".column")) this.acceptDrops(column);
   }
 
+  gather() { return gatherOn(this.live.state, this.pitch()); }
+
   render(state) {
-    const gather = state.gather;
+    const gather = gatherOn(state, this.pitch());
+    const pitch = pitchById(state, this.pitch());
     $("#no-gather").hidden = !!gather;
+    $("#no-gather-pitch").textContent = `No gather on ${pitch ? pitch.name : "this pitch"} yet.`;
     $("#gather").hidden = !gather;
     this.renderHistory(state);
-    if (!gather) return;
     const byId = playersById(state);
+    if (this.shownPitch !== this.pitch()) this.scorer.close(); // its goal belongs to the other pitch
+    this.shownPitch = this.pitch();
+    this.scorer.render(gather, byId);
+    if (!gather) return;
     for (const team of ["A", "B"]) {
-      const input = $(`#name-${team.toLowerCase()}`);
+      const low = team.toLowerCase();
+      const input = $(`#name-${low}`);
       if (document.activeElement !== input) input.value = gather.teams[team].name;
-      $(`#col-${team.toLowerCase()}-title`).textContent = gather.teams[team].name;
-      $(`#match-${team.toLowerCase()}-name`).textContent = gather.teams[team].name;
-      $(`#match-${team.toLowerCase()}-score`).textContent = gather.score[team];
+      const players = gather.teams[team].players;
+      $(`#col-${low}-title`).textContent = `${gather.teams[team].name} · ${players.length} player${players.length === 1 ? "" : "s"} · rating ${ratingSum(players, byId)}`;
+      $(`#match-${low}-name`).textContent = gather.teams[team].name;
+      $(`#match-${low}-score`).textContent = gather.score[team];
       // "+1" alone does not say for whom; the accessible name does.
       for (const button of document.querySelectorAll(`[data-score="${team}"]`)) {
         const sign = Number(button.dataset.delta) > 0 ? "+1" : "−1";
         button.setAttribute("aria-label", `${sign} goal for ${gather.teams[team].name}`);
       }
     }
-    replace($("#col-bench"), gather.bench.map((id) => this.chip(byId.get(id), "bench")));
-    replace($("#col-A"), gather.teams.A.players.map((id) => this.chip(byId.get(id), "A")));
-    replace($("#col-B"), gather.teams.B.players.map((id) => this.chip(byId.get(id), "B")));
+    for (const [place, ids] of [["bench", gather.bench], ["A", gather.teams.A.players], ["B", gather.teams.B.players]]) {
+      replaceFor($(`#col-${place}`), [ids, state.players], () => ids.map((id) => this.chip(byId.get(id), place)));
+    }
     const live = gather.phase === "live";
     $("#start-gather").hidden = live;
     $("#start-gather").disabled = !gather.teams.A.players.length || !gather.teams.B.players.length;
+    $("#balance-teams").hidden = live;
+    this.renderBalance(gather, byId);
     $("#match").hidden = !live;
     $("#end-gather").hidden = !live;
     const timer = gather.timer;
@@ -65,8 +88,30 @@ export class GatherView {
     $("#timer-pause").disabled = timer.status !== "running";
     $("#timer-form").querySelector("button").disabled = timer.status === "running";
     this.showDuration(timer.durationSeconds);
-    replace($("#timeline"), gather.events.slice().reverse().map((event) => h("li", { class: event.kind }, eventText(event, gather))));
+    replaceFor($("#timeline"), [gather.events, gather.teams, gather.phase, state.players],
+      () => gather.events.slice().reverse().map((event) => this.timelineRow(event, gather, byId)));
     this.renderClock();
+  }
+
+  /// The balancer's difference, then the teams as they stand (players may be moved by hand after).
+  renderBalance(gather, byId) {
+    const balanced = gather.events.filter((event) => event.kind === "teamsBalanced").pop();
+    const now = Math.abs(ratingSum(gather.teams.A.players, byId) - ratingSum(gather.teams.B.players, byId));
+    $("#balance-result").textContent = !balanced ? ""
+      : now === balanced.difference ? `Balanced: rating difference ${balanced.difference}.`
+      : `Balanced with a rating difference of ${balanced.difference}; moved by hand since: ${now}.`;
+  }
+
+  timelineRow(event, gather, byId) {
+    const text = eventText(event, gather, byId);
+    if (event.kind !== "goal" || event.cancelled || gather.phase !== "live") return h("li", { class: event.cancelled ? "goal cancelled" : event.kind }, text);
+    const minute = minuteText(event.matchMs);
+    const what = `the goal for ${gather.teams[event.team].name}${minute ? ` at ${minute}` : ""}`;
+    return h("li", { class: "goal", dataset: { seq: event.seq } }, h("span", {}, text), h("span", { class: "moves" },
+      h("button", { type: "button", class: "move secondary", "aria-label": `${event.playerId === null ? "Name the scorer of" : "Change the scorer of"} ${what}`,
+        onclick: () => this.scorer.openFor(event) }, event.playerId === null ? "Who scored?" : "Change scorer"),
+      h("button", { type: "button", class: "move danger", "aria-label": `Cancel ${what}`,
+        onclick: () => this.perform({ kind: "cancelGoal", seq: event.seq }) }, "Cancel goal")));
   }
 
   /// The pickers show the timer's length, unless the organiser is typing a new one.
@@ -78,14 +123,21 @@ export class GatherView {
   }
 
   renderClock() {
-    $("#match-clock").textContent = clock(this.live.remainingMs());
+    const gather = this.gather();
+    $("#match-clock").textContent = clock(this.live.remainingMs(gather && gather.timer));
   }
 
   renderHistory(state) {
-    replace($("#history"), state.history.length ? state.history.map((entry) => h("li", {},
-      h("strong", {}, `${entry.teams.A.name} ${entry.score.A} – ${entry.score.B} ${entry.teams.B.name}`),
-      h("small", {}, `${entry.winner === "draw" ? "Draw" : entry.teams[entry.winner].name + " won"} · `
-        + dateText(entry.endedAt))))
+    const byId = playersById(state);
+    const named = state.pitches.length > 1;
+    replace($("#history"), state.history.length ? state.history.map((entry) => {
+      const goals = historyGoalsText(entry, byId);
+      return h("li", {},
+        h("strong", {}, `${entry.teams.A.name} ${entry.score.A} – ${entry.score.B} ${entry.teams.B.name}`),
+        goals ? h("span", { class: "scorers" }, `Goals: ${goals}`) : null,
+        h("small", {}, `${named && entry.pitch ? `${entry.pitch.name} · ` : ""}`
+          + `${entry.winner === "draw" ? "Draw" : entry.teams[entry.winner].name + " won"} · ${dateText(entry.endedAt)}`));
+    })
       : [h("li", { class: "empty" }, "No finished gathers yet.")]);
   }
 
@@ -100,7 +152,7 @@ export class GatherView {
       onclick: () => this.assign(player.id, "out") }, "Out"));
     return h("li", { class: "chip", draggable: "true", dataset: { id: player.id },
       ondragstart: (event) => event.dataTransfer.setData("text/plain", String(player.id)) },
-    h("span", {}, player.name), h("span", { class: "moves" }, moves));
+    h("span", {}, player.name, " ", h("small", {}, `rating ${player.rating}`)), h("span", { class: "moves" }, moves));
   }
 
   acceptDrops(column) {

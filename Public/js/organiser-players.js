@@ -1,11 +1,13 @@
-import { $, h, replace } from "./dom.js";
-import { capitalise } from "./format.js";
+import { $, h, replaceFor } from "./dom.js";
+import { capitalise, recordText } from "./format.js";
+import { gatherOn, pitchById, pitchOfPlayers } from "./state.js";
 
-/// The roster: list, add, edit every field, delete with a confirmation, and the selection mode
-/// that creates a gather from at least two players.
+/// The roster with each player's rating and record: list, add, edit every field, delete with a
+/// confirmation, and the selection mode that creates a gather on the console's pitch from at
+/// least two players (a player already playing on another pitch cannot be picked).
 export class PlayersView {
-  constructor(live, perform, showGather) {
-    Object.assign(this, { live, perform, showGather });
+  constructor(live, perform, showGather, pitch) {
+    Object.assign(this, { live, perform, showGather, pitch });
     this.selecting = false;
     this.selected = new Set();
     this.editing = null;   // player id being edited
@@ -16,30 +18,38 @@ export class PlayersView {
   }
 
   render(state) {
-    const inGather = new Set();
-    if (state.gather) {
-      for (const id of [...state.gather.bench, ...state.gather.teams.A.players, ...state.gather.teams.B.players]) inGather.add(id);
+    const playing = pitchOfPlayers(state); // player id -> the pitch they are on tonight
+    const busy = !!gatherOn(state, this.pitch());
+    for (const id of [...this.selected]) {
+      if (!state.players.some((player) => player.id === id) || playing.has(id)) this.selected.delete(id);
     }
-    for (const id of [...this.selected]) if (!state.players.some((player) => player.id === id)) this.selected.delete(id);
-    replace($("#player-list"), state.players.length ? state.players.map((player) => this.row(player, inGather.has(player.id)))
+    const where = [...playing].map(([id, pitch]) => `${id}@${pitch.name}`).join(); // a string: compared by value
+    replaceFor($("#player-list"), [state.players, where, this.selecting], () => state.players.length
+      ? state.players.map((player) => this.row(player, playing.get(player.id)))
       : [h("li", { class: "empty" }, "No players yet. Add the first one above.")]);
-    $("#select-toggle").disabled = !!state.gather || state.players.length < 2;
-    if (state.gather && this.selecting) this.toggleSelecting();
+    const pitch = pitchById(state, this.pitch());
+    $("#continue").textContent = state.pitches.length > 1 && pitch ? `Continue on ${pitch.name}` : "Continue";
+    $("#select-toggle").disabled = busy || state.players.length - playing.size < 2;
+    if (busy && this.selecting) this.toggleSelecting();
     this.renderSelection();
   }
 
-  row(player, inGather) {
+  /// `pitch`: where the player is in a gather now, if anywhere.
+  row(player, pitch) {
     const details = [player.position && capitalise(player.position), player.skill && capitalise(player.skill),
       player.age && `${player.age} y`, player.favouriteTeam].filter(Boolean).join(" · ");
-    const children = [h("div", { class: "who" }, h("strong", {}, player.name), h("small", {}, details || "No details"))];
+    const record = `Rating\u00a0${player.rating} · ${recordText(player.stats)}${pitch ? ` · on\u00a0${pitch.name.replace(/ /g, "\u00a0")}` : ""}`;
+    const children = [h("div", { class: "who" }, h("strong", {}, player.name), h("small", {}, details || "No details"),
+      h("small", { class: "record" }, record))];
     if (this.selecting) {
       const box = h("input", { type: "checkbox", "aria-label": `Select ${player.name}`, checked: this.selected.has(player.id),
+        disabled: !!pitch,
         onchange: (event) => { if (event.target.checked) this.selected.add(player.id); else this.selected.delete(player.id); this.renderSelection(); } });
       children.unshift(box);
     } else {
       children.push(h("div", { class: "row" },
         h("button", { type: "button", class: "secondary", onclick: () => this.startEditing(player) }, "Edit"),
-        h("button", { type: "button", class: "danger", disabled: inGather, title: inGather ? "In the current gather" : null,
+        h("button", { type: "button", class: "danger", disabled: !!pitch, title: pitch ? `In the gather on ${pitch.name}` : null,
           onclick: () => this.remove(player) }, "Delete")));
     }
     return h("li", { class: "player", dataset: { id: player.id } }, children);
@@ -113,7 +123,7 @@ export class PlayersView {
   }
 
   async createGather() {
-    const reply = await this.perform({ kind: "createGather", playerIds: [...this.selected].sort((a, b) => a - b) });
+    const reply = await this.perform({ kind: "createGather", pitch: this.pitch(), playerIds: [...this.selected].sort((a, b) => a - b) });
     if (reply.type === "ack") {
       this.toggleSelecting();
       this.showGather();

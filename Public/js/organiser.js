@@ -3,6 +3,8 @@ import { $, connectionPill } from "./dom.js";
 import { statusText } from "./format.js";
 import { PlayersView } from "./organiser-players.js";
 import { GatherView } from "./organiser-gather.js";
+import { PitchSwitcher } from "./organiser-pitches.js";
+import { gatherOn } from "./state.js";
 import { Tabs } from "./tabs.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
@@ -31,7 +33,7 @@ async function perform(action) {
 
 const live = new LiveClient({
   onStatus: (status) => connectionPill($("#connection"), status, statusText),
-  onChange: (state) => { players.render(state); gather.render(state); announcer.update(state); keepAwakeWhileTimerRuns(); },
+  onChange: render,
   onTick: () => gather.renderClock(),
   onSession: showSession,
   onPresence: (presence) => {
@@ -42,16 +44,28 @@ const live = new LiveClient({
 });
 
 const tabs = new Tabs($("[role=tablist]"), () => keepAwakeWhileTimerRuns());
-const players = new PlayersView(live, perform, () => tabs.select("gather"));
-const gather = new GatherView(live, perform);
+const pitches = new PitchSwitcher(live, perform, () => { if (live.state) render(live.state); });
+const currentPitch = () => pitches.current;
+const players = new PlayersView(live, perform, () => tabs.select("gather"), currentPitch);
+const gather = new GatherView(live, perform, currentPitch);
 const announcer = new Announcer();
 const wake = new ScreenWake();
+
+function render(state) {
+  pitches.render(state);
+  players.render(state);
+  gather.render(state);
+  announcer.update(state, [currentPitch()]);
+  keepAwakeWhileTimerRuns();
+}
+
 setInterval(() => gather.renderClock(), 250);
 live.restoreLastState();
 
 /// The organiser watching the gather screen during a running timer must not see it go dark.
 function keepAwakeWhileTimerRuns() {
-  const timer = live.state && live.state.gather && live.state.gather.timer;
+  const current = gatherOn(live.state, currentPitch());
+  const timer = current && current.timer;
   wake.want(!$("#signed-in").hidden && tabs.selected === "gather" && !!timer && timer.status === "running");
 }
 

@@ -1,55 +1,56 @@
+// The spectator page. `/?pitch=N` follows that pitch; `/` follows the venue: a card per pitch
+// when several have a gather, else the one match there is (pitch 1 when none has).
+
 import { LiveClient } from "./live.js";
-import { $, h, replace, connectionPill } from "./dom.js";
-import { clock, playersById, names, eventText, resultText, dateText, statusText } from "./format.js";
+import { $, connectionPill } from "./dom.js";
+import { statusText } from "./format.js";
 import { Announcer } from "./announce.js";
 import { keepShellOffline } from "./offline.js";
+import { busyPitches, requestedPitch } from "./state.js";
+import { renderMatch, renderMatchClock } from "./spectator-match.js";
+import { renderCards, renderCardClocks } from "./spectator-cards.js";
+import { StandingsTable, renderResults } from "./spectator-table.js";
 
 keepShellOffline();
 const announcer = new Announcer();
-
-const phaseText = { setup: "Line-up being picked", live: "Live" };
+const table = new StandingsTable();
+const wanted = requestedPitch();
+let view = { cards: false, pitches: [wanted === null || wanted === "all" ? 1 : wanted] };
 
 const live = new LiveClient({
   onStatus: (status) => connectionPill($("#connection"), status, statusText),
-  onChange: (state) => { render(state); announcer.update(state); },
-  onTick: renderClock,
+  onChange: render,
+  onTick: renderClocks,
   onPresence: (presence) => { $("#watching").textContent = `${presence.spectators} watching`; },
 });
 
+function chooseView(state) {
+  if (typeof wanted === "number") return { cards: false, pitches: [wanted] };
+  const busy = busyPitches(state).map((pitch) => pitch.id);
+  if (busy.length > 1) return { cards: true, pitches: busy };
+  return { cards: false, pitches: busy.length ? busy : [1] };
+}
+
 function render(state) {
-  const gather = state.gather;
-  const byId = playersById(state);
-  if (!gather) {
-    $("#phase").textContent = "No gather right now.";
-    for (const id of ["#score-a", "#score-b"]) $(id).textContent = "0";
-    for (const [id, name] of [["#team-a-name", "Team A"], ["#team-b-name", "Team B"], ["#list-a-title", "Team A"], ["#list-b-title", "Team B"]]) $(id).textContent = name;
-    replace($("#list-a")); replace($("#list-b")); replace($("#goals"));
-  } else {
-    const finished = gather.timer.status === "finished";
-    $("#phase").textContent = finished ? "Full time" : phaseText[gather.phase] || gather.phase;
-    $("#team-a-name").textContent = gather.teams.A.name;
-    $("#team-b-name").textContent = gather.teams.B.name;
-    $("#list-a-title").textContent = gather.teams.A.name;
-    $("#list-b-title").textContent = gather.teams.B.name;
-    $("#score-a").textContent = gather.score.A;
-    $("#score-b").textContent = gather.score.B;
-    replace($("#list-a"), names(gather.teams.A.players, byId).map((name) => h("li", {}, name)));
-    replace($("#list-b"), names(gather.teams.B.players, byId).map((name) => h("li", {}, name)));
-    const goals = gather.events.filter((event) => event.kind === "goal" || event.kind === "goalCancelled" || event.kind === "fullTime");
-    replace($("#goals"), goals.length ? goals.map((event) => h("li", { class: event.kind }, eventText(event, gather)))
-      : [h("li", { class: "empty" }, "No goals yet.")]);
-  }
-  replace($("#history"), state.history.length
-    ? state.history.slice(0, 5).map((entry) => h("li", {}, h("strong", {}, resultText(entry)), h("small", {}, dateText(entry.endedAt))))
-    : [h("li", { class: "empty" }, "No finished gathers yet.")]);
-  renderClock();
+  view = chooseView(state);
+  const severalPitches = state.pitches.length > 1;
+  $("#venue").hidden = !view.cards;
+  $("#single").hidden = view.cards;
+  $("#all-pitches").hidden = !severalPitches || view.cards;
+  if (view.cards) renderCards(state, view.pitches);
+  else renderMatch(state, view.pitches[0], severalPitches);
+  table.render(state);
+  renderResults(state, severalPitches);
+  $("#scoreboard-link").href = view.cards ? "/scoreboard.html?pitch=all" : `/scoreboard.html?pitch=${view.pitches[0]}`;
+  announcer.update(state, view.pitches, { namePitches: view.cards });
+  renderClocks();
 }
 
-function renderClock() {
-  $("#clock").textContent = clock(live.remainingMs());
-  const timer = live.state && live.state.gather && live.state.gather.timer;
-  $("#clock").dataset.status = timer ? timer.status : "none";
+function renderClocks() {
+  if (!live.state) return;
+  if (view.cards) renderCardClocks(live);
+  else renderMatchClock(live, view.pitches[0]);
 }
 
-setInterval(renderClock, 250);
+setInterval(renderClocks, 250);
 live.restoreLastState();

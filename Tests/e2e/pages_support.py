@@ -271,7 +271,7 @@ async def _busy_evening(server, players: int, history: int, timer_running: bool)
                 await perform(live, {"kind": "renameTeam", "team": "A", "name": LONG_NAMES[0]})
             await perform(live, {"kind": "startGather"})
             for _ in range(game % 4):
-                await perform(live, {"kind": "score", "team": "A", "delta": 1})
+                await perform(live, {"kind": "score", "team": "A", "delta": 1, "playerId": first})
             await perform(live, {"kind": "endGather"})
         await perform(live, {"kind": "createGather", "playerIds": ids})
         for index, player_id in enumerate(ids[:22]):
@@ -279,8 +279,12 @@ async def _busy_evening(server, players: int, history: int, timer_running: bool)
         for team, name in zip("AB", LONG_NAMES):
             await perform(live, {"kind": "renameTeam", "team": team, "name": name})
         await perform(live, {"kind": "startGather"})
+        scorers = {"A": ids[0], "B": ids[1]}  # the first two placed: one on each team
         for team, delta in (("A", 1), ("B", 1), ("A", 1), ("A", 1), ("A", -1)):
-            await perform(live, {"kind": "score", "team": team, "delta": delta})
+            action = {"kind": "score", "team": team, "delta": delta}
+            if delta > 0:
+                action["playerId"] = scorers[team]
+            await perform(live, action)
         await perform(live, {"kind": "setTimer", "minutes": 25, "seconds": 0})
         if timer_running:
             await perform(live, {"kind": "startTimer"})
@@ -301,3 +305,62 @@ def register_organiser(server, username: str = ORGANISER):
         live = await organiser(server, username)
         await live.close()
     run(go())
+
+
+# MARK: - A venue with two pitches
+
+PITCH_NAMES = ("North pitch", "South pitch")
+
+
+async def _busy_venue(server, players: int, history: int):
+    live = await organiser(server)
+    try:
+        for index in range(players):
+            player = {"kind": "addPlayer", "name": f"{FIRST[index % 10]} {LAST[index % 6]} {index + 1}",
+                      "skill": SKILLS[index % 3], "position": POSITIONS[index % 5]}
+            await perform(live, player)
+        ids = [player["id"] for player in live.snapshot["players"]]
+        await perform(live, {"kind": "renamePitch", "pitch": 1, "name": PITCH_NAMES[0]})
+        await perform(live, {"kind": "addPitch", "name": PITCH_NAMES[1]})
+        south = next(pitch["id"] for pitch in live.snapshot["pitches"] if pitch["name"] == PITCH_NAMES[1])
+        for game in range(history):
+            pitch = 1 if game % 2 == 0 else south
+            four = [ids[(game * 3 + offset) % len(ids)] for offset in range(4)]
+            await play(live, pitch, four[:2], four[2:], goals=[("A", four[0], four[1]), ("B", four[2], None)][: game % 3 + 1],
+                       end=True)
+        await play(live, 1, ids[0:7], ids[7:14], bench=ids[14:16], names=LONG_NAMES,
+                   goals=[("A", ids[0], ids[1]), ("B", ids[7], None), ("A", ids[2], None)], minutes=25)
+        await play(live, south, ids[16:22], ids[22:28], names=("Reds", "Blues"), goals=[("B", ids[22], ids[23])], minutes=20)
+        return south
+    finally:
+        await live.close()
+
+
+async def play(live: Live, pitch: int, team_a: list[int], team_b: list[int], bench: list[int] = (),
+               names: tuple[str, str] | None = None, goals=(), minutes: int = 10, end: bool = False):
+    """One gather on `pitch`: the teams placed, kicked off, `goals` as (team, scorer, assist)."""
+    await perform(live, {"kind": "createGather", "pitch": pitch, "playerIds": sorted([*team_a, *team_b, *bench])})
+    for team, members in (("A", team_a), ("B", team_b)):
+        for player_id in members:
+            await perform(live, {"kind": "assign", "pitch": pitch, "playerId": player_id, "to": team})
+    if names:
+        for team, name in zip("AB", names):
+            await perform(live, {"kind": "renameTeam", "pitch": pitch, "team": team, "name": name})
+    await perform(live, {"kind": "startGather", "pitch": pitch})
+    await perform(live, {"kind": "setTimer", "pitch": pitch, "minutes": minutes, "seconds": 0})
+    await perform(live, {"kind": "startTimer", "pitch": pitch})
+    for team, scorer, assist in goals:
+        action = {"kind": "score", "pitch": pitch, "team": team, "delta": 1, "playerId": scorer}
+        if assist is not None:
+            action["assistId"] = assist
+        await perform(live, action)
+    if end:
+        await perform(live, {"kind": "endGather", "pitch": pitch})
+
+
+def busy_venue(server, players: int = 30, history: int = 20) -> int:
+    """30 players, 20 finished gathers on two pitches (with scorers), and both pitches live:
+    North pitch (Real Madrigal Veterans 2 – 1 Athletic Tuesday Nights, 7 a side, 2 on the
+    bench, 25 minutes) and South pitch (Reds 0 – 1 Blues, 6 a side, 20 minutes). Returns the
+    south pitch's id."""
+    return run(_busy_venue(server, players, history))

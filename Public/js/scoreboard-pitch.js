@@ -1,0 +1,74 @@
+// The projector's board for one pitch: names, score, clock, and for a few seconds after each goal
+// the scorer's name in the status line.
+
+import { $ } from "./dom.js";
+import { clock, scorerText } from "./format.js";
+import { FLASH_MS, GoalWatch } from "./goal-watch.js";
+import { pitchById, playersById } from "./state.js";
+import { fitNames } from "./scoreboard-fit.js";
+
+export class PitchBoard {
+  constructor(live, pitchId) {
+    Object.assign(this, { live, pitchId });
+    this.flash = null; // { text, until }
+    this.watch = new GoalWatch((id, goal, gather) => this.celebrate(goal, gather));
+    $("#join-qr").src = `/qr.svg?pitch=${pitchId}`;
+    $("#join-qr").alt = "QR code of this pitch's spectator page";
+  }
+
+  render(state) {
+    this.watch.update(state, [this.pitchId]);
+    const pitch = pitchById(state, this.pitchId);
+    const gather = pitch && pitch.gather;
+    $("#pitch-name").hidden = !pitch || state.pitches.length < 2;
+    $("#pitch-name").textContent = pitch ? pitch.name : "";
+    $("#board-title").textContent = pitch && state.pitches.length > 1 ? `Scoreboard, ${pitch.name}` : "Scoreboard";
+    if (!gather) {
+      // The last result of this pitch stays up until the next gather.
+      const last = state.history.find((entry) => !entry.pitch || entry.pitch.id === this.pitchId);
+      $("#team-a-name").textContent = last ? last.teams.A.name : "Team A";
+      $("#team-b-name").textContent = last ? last.teams.B.name : "Team B";
+      $("#score-a").textContent = last ? last.score.A : 0;
+      $("#score-b").textContent = last ? last.score.B : 0;
+      this.flash = null;
+    } else {
+      $("#team-a-name").textContent = gather.teams.A.name;
+      $("#team-b-name").textContent = gather.teams.B.name;
+      $("#score-a").textContent = gather.score.A;
+      $("#score-b").textContent = gather.score.B;
+    }
+    this.gather = gather;
+    this.hadHistory = state.history.length > 0;
+    document.body.dataset.finished = String(!!(gather && gather.timer.status === "finished"));
+    this.renderStatus();
+    fitNames(document.querySelectorAll(".team"));
+    this.renderClock();
+  }
+
+  celebrate(goal, gather) {
+    // The scorer alone: the assist would not fit the status line from across a hall.
+    const scorer = scorerText(goal, playersById(this.live.state), false);
+    this.flash = { text: `Goal! ${scorer || gather.teams[goal.team].name}`, until: Date.now() + FLASH_MS };
+    clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => this.renderStatus(), FLASH_MS + 50);
+  }
+
+  renderStatus() {
+    const status = $("#status");
+    const flashing = !!this.flash && this.flash.until > Date.now();
+    status.dataset.flash = String(flashing);
+    status.style.fontSize = "";
+    if (flashing) { status.textContent = this.flash.text; fitNames([status]); return; }
+    const gather = this.gather;
+    if (!gather) { status.textContent = this.hadHistory ? "Thanks for playing" : "Waiting for a gather"; return; }
+    const timer = gather.timer.status;
+    status.textContent = timer === "finished" ? "Full time"
+      : gather.phase === "setup" ? "Kick-off soon" : timer === "paused" ? "Paused" : timer === "running" ? "" : "Ready";
+  }
+
+  renderClock() {
+    $("#clock").textContent = clock(this.live.remainingMs(this.gather && this.gather.timer));
+  }
+
+  resize() { fitNames(document.querySelectorAll(".team")); }
+}

@@ -1,0 +1,83 @@
+// `/scoreboard.html?pitch=all`: a second projector for the hall, every pitch with a gather on
+// one screen, each big enough to read from across the hall; a new goal's scorer shows on its
+// pitch for a few seconds.
+
+import { $, h, replace } from "./dom.js";
+import { clock, lastGoalText, scorerText } from "./format.js";
+import { FLASH_MS, GoalWatch } from "./goal-watch.js";
+import { busyPitches, latestGoal, pitchById, playersById } from "./state.js";
+import { fitNames } from "./scoreboard-fit.js";
+
+export class VenueBoard {
+  constructor(live) {
+    this.live = live;
+    this.flashes = new Map(); // pitch id -> until
+    this.watch = new GoalWatch((id) => this.celebrate(id));
+    $("#board").dataset.mode = "venue";
+    $("#venue").hidden = false;
+    $("#status").textContent = ""; // each card says how its match stands
+    $("#board-title").textContent = "Scoreboard, every pitch";
+    $("#join-qr").alt = "QR code of the spectator page for every pitch";
+  }
+
+  render(state) {
+    const pitches = busyPitches(state);
+    this.watch.update(state, pitches.map((pitch) => pitch.id));
+    const byId = playersById(state);
+    const venue = $("#venue");
+    // Two columns from two pitches, three from five: the grid stays close to the screen's shape.
+    const columns = pitches.length <= 1 ? 1 : pitches.length <= 4 ? 2 : pitches.length <= 9 ? 3 : 4;
+    venue.style.setProperty("--cols", columns);
+    venue.style.setProperty("--rows", Math.max(1, Math.ceil(pitches.length / columns)));
+    venue.style.setProperty("--count", Math.max(1, pitches.length));
+    replace(venue, pitches.length ? pitches.map((pitch) => this.card(pitch, byId))
+      : [h("li", { class: "venue-empty" }, "No match right now")]);
+    this.resize();
+    this.renderClock();
+  }
+
+  card(pitch, byId) {
+    const gather = pitch.gather;
+    const goal = latestGoal(gather);
+    const flashing = (this.flashes.get(pitch.id) || 0) > Date.now();
+    const line = !goal ? (gather.phase === "setup" ? "Kick-off soon" : "")
+      : flashing ? `Goal! ${scorerText(goal, byId, false) || gather.teams[goal.team].name}`
+      : lastGoalText(goal, gather, byId);
+    // The grid puts names above scores; a screen reader gets the score as one sentence.
+    return h("li", { class: "venue-pitch", dataset: { pitch: pitch.id, finished: String(gather.timer.status === "finished") } },
+      h("h2", { class: "venue-name" }, pitch.name),
+      h("p", { class: "visually-hidden" }, `${gather.teams.A.name} ${gather.score.A}, ${gather.teams.B.name} ${gather.score.B}`),
+      h("div", { class: "venue-team a", "aria-hidden": "true" }, h("span", {}, gather.teams.A.name)),
+      h("div", { class: "venue-team b", "aria-hidden": "true" }, h("span", {}, gather.teams.B.name)),
+      h("div", { class: "venue-goals a", "aria-hidden": "true" }, gather.score.A),
+      h("div", { class: "venue-goals b", "aria-hidden": "true" }, gather.score.B),
+      h("p", { class: "venue-clock", dataset: { clockPitch: pitch.id } }, "--:--"),
+      h("p", { class: "venue-goal", dataset: { flash: String(flashing) } }, line));
+  }
+
+  celebrate(pitchId) {
+    this.flashes.set(pitchId, Date.now() + FLASH_MS);
+    setTimeout(() => { if (this.live.state) this.render(this.live.state); }, FLASH_MS + 50);
+  }
+
+  renderClock() {
+    for (const element of document.querySelectorAll("#venue [data-clock-pitch]")) {
+      const pitch = pitchById(this.live.state, Number(element.dataset.clockPitch));
+      element.textContent = clock(this.live.remainingMs(pitch && pitch.gather && pitch.gather.timer));
+    }
+  }
+
+  /// The cards' unit from the stylesheet, smaller while they are taller than the screen's room
+  /// (at most 20 steps), then the names fitted into their boxes.
+  resize() {
+    const venue = $("#venue");
+    // From a little larger than the stylesheet's guess: names and a goal line are short most nights.
+    let scale = 1.4;
+    venue.style.setProperty("--scale", scale);
+    for (let step = 0; step < 20 && venue.scrollHeight > venue.clientHeight + 1; step += 1) {
+      scale *= 0.93;
+      venue.style.setProperty("--scale", scale);
+    }
+    fitNames(document.querySelectorAll(".venue-team"));
+  }
+}

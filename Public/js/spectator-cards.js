@@ -1,0 +1,37 @@
+// The spectator page without `?pitch`, at a venue with several matches: one small live card per
+// pitch (teams, score, clock, the last scorer), each leading to that pitch's page.
+
+import { $, h, replace } from "./dom.js";
+import { clock, lastGoalText } from "./format.js";
+import { latestGoal, pitchById, playersById } from "./state.js";
+
+export function renderCards(state, pitchIds) {
+  const byId = playersById(state);
+  replace($("#pitch-cards"), pitchIds.map((id) => card(pitchById(state, id), byId)));
+}
+
+function card(pitch, byId) {
+  const gather = pitch.gather;
+  const goal = latestGoal(gather);
+  const phase = gather.phase === "setup" ? "Line-up being picked"
+    : gather.timer.status === "finished" ? "Full time" : "Live";
+  return h("li", { class: "card pitch-card", dataset: { pitch: pitch.id } },
+    h("h3", {}, h("a", { href: `/?pitch=${pitch.id}`, class: "stretched" }, pitch.name)),
+    h("p", { class: "phase" }, phase),
+    h("p", { class: "score-line" },
+      h("span", { class: "team-name" }, gather.teams.A.name),
+      h("span", { class: "score" }, h("span", { class: "score-a" }, gather.score.A), h("span", { class: "dash" }, "–"),
+        h("span", { class: "score-b" }, gather.score.B)),
+      h("span", { class: "team-name" }, gather.teams.B.name)),
+    h("p", { class: "clock", dataset: { clockPitch: pitch.id } }, "--:--"),
+    h("p", { class: "last-goal" }, goal ? lastGoalText(goal, gather, byId) : "No goals yet"));
+}
+
+export function renderCardClocks(live) {
+  for (const element of document.querySelectorAll("#pitch-cards [data-clock-pitch]")) {
+    const pitch = pitchById(live.state, Number(element.dataset.clockPitch));
+    const timer = pitch && pitch.gather && pitch.gather.timer;
+    element.textContent = clock(live.remainingMs(timer));
+    element.dataset.status = timer ? timer.status : "none";
+  }
+}

@@ -1,0 +1,49 @@
+// The spectator page's view of one pitch: score, clock, line-ups and the goals with their scorers.
+
+import { $, h, replace } from "./dom.js";
+import { clock, names, eventText } from "./format.js";
+import { pitchById, playersById } from "./state.js";
+
+const phaseText = { setup: "Line-up being picked", live: "Live" };
+const TIMELINE = new Set(["goal", "goalCancelled", "fullTime"]);
+
+/// `named`: the venue has several pitches, so the heading says which one this is.
+export function renderMatch(state, pitchId, named) {
+  const pitch = pitchById(state, pitchId);
+  const gather = pitch && pitch.gather;
+  const title = $("#match-title");
+  title.textContent = pitch ? pitch.name : "Match";
+  title.className = named ? "match-title" : "visually-hidden";
+  // Without a gather there are no line-ups or goals to show, only the empty score.
+  $("#goals-card").hidden = !gather;
+  $("#teams-card").hidden = !gather;
+  if (!gather) {
+    $("#phase").textContent = pitch ? "No gather right now." : "There is no such pitch.";
+    for (const id of ["#score-a", "#score-b"]) $(id).textContent = "0";
+    for (const [id, name] of [["#team-a-name", "Team A"], ["#team-b-name", "Team B"], ["#list-a-title", "Team A"], ["#list-b-title", "Team B"]]) $(id).textContent = name;
+    replace($("#list-a")); replace($("#list-b")); replace($("#goals"));
+    return;
+  }
+  const byId = playersById(state);
+  const finished = gather.timer.status === "finished";
+  $("#phase").textContent = finished ? "Full time" : phaseText[gather.phase] || gather.phase;
+  for (const team of ["A", "B"]) {
+    const low = team.toLowerCase();
+    $(`#team-${low}-name`).textContent = gather.teams[team].name;
+    $(`#list-${low}-title`).textContent = gather.teams[team].name;
+    $(`#score-${low}`).textContent = gather.score[team];
+    replace($(`#list-${low}`), names(gather.teams[team].players, byId).map((name) => h("li", {}, name)));
+  }
+  const lines = gather.events.filter((event) => TIMELINE.has(event.kind));
+  replace($("#goals"), lines.length
+    ? lines.map((event) => h("li", { class: event.cancelled ? "goal cancelled" : event.kind, dataset: { seq: event.seq } },
+      eventText(event, gather, byId, false)))
+    : [h("li", { class: "empty" }, "No goals yet.")]);
+}
+
+export function renderMatchClock(live, pitchId) {
+  const gather = (pitchById(live.state, pitchId) || {}).gather;
+  const timer = gather && gather.timer;
+  $("#clock").textContent = clock(live.remainingMs(timer));
+  $("#clock").dataset.status = timer ? timer.status : "none";
+}

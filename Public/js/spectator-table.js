@@ -1,0 +1,88 @@
+// The spectator page's "Table" (top scorers, every player's record, sortable by any column) and
+// its last results with their scorers.
+
+import { $, h, replace } from "./dom.js";
+import { dateText, historyGoalsText, resultText } from "./format.js";
+import { playersById } from "./state.js";
+
+const TOP_SCORERS = 5;
+const RESULTS = 5;
+
+/// What each column sorts by; numbers start with the biggest, names with A.
+const COLUMNS = {
+  name: { first: "ascending", compare: (a, b) => a.name.localeCompare(b.name) },
+  games: { first: "descending", compare: (a, b) => a.stats.games - b.stats.games },
+  record: { first: "descending", compare: (a, b) => a.stats.wins - b.stats.wins || a.stats.draws - b.stats.draws || b.stats.losses - a.stats.losses },
+  goals: { first: "descending", compare: (a, b) => a.stats.goals - b.stats.goals || a.stats.assists - b.stats.assists },
+  rating: { first: "descending", compare: (a, b) => a.rating - b.rating },
+};
+
+export class StandingsTable {
+  constructor() {
+    this.key = "goals";
+    this.direction = "descending";
+    this.players = [];
+    for (const header of document.querySelectorAll("#standings th[data-key]")) {
+      header.querySelector("button").addEventListener("click", () => this.sortBy(header.dataset.key));
+    }
+    this.showSort();
+  }
+
+  render(state) {
+    this.players = (state && state.players) || [];
+    this.renderTopScorers();
+    this.renderRows();
+  }
+
+  /// The same column again turns the order round; another column starts with its natural order.
+  sortBy(key) {
+    this.direction = key === this.key ? (this.direction === "ascending" ? "descending" : "ascending") : COLUMNS[key].first;
+    this.key = key;
+    this.showSort();
+    this.renderRows();
+  }
+
+  showSort() {
+    for (const header of document.querySelectorAll("#standings th[data-key]")) {
+      if (header.dataset.key === this.key) header.setAttribute("aria-sort", this.direction);
+      else header.removeAttribute("aria-sort");
+    }
+  }
+
+  renderRows() {
+    const sign = this.direction === "ascending" ? 1 : -1;
+    const compare = COLUMNS[this.key].compare;
+    const rows = [...this.players].sort((a, b) => sign * compare(a, b) || b.rating - a.rating || a.name.localeCompare(b.name));
+    replace($("#standings-rows"), rows.length ? rows.map((player) => h("tr", { dataset: { id: player.id } },
+      h("th", { scope: "row" }, player.name),
+      h("td", {}, player.stats.games),
+      h("td", {}, `${player.stats.wins}-${player.stats.draws}-${player.stats.losses}`),
+      h("td", {}, player.stats.goals),
+      h("td", {}, player.rating)))
+      : [h("tr", {}, h("td", { colspan: "5", class: "empty" }, "No players yet."))]);
+  }
+
+  renderTopScorers() {
+    const scorers = this.players.filter((player) => player.stats.goals > 0)
+      .sort((a, b) => COLUMNS.goals.compare(b, a) || a.name.localeCompare(b.name)).slice(0, TOP_SCORERS);
+    replace($("#top-scorers"), scorers.length ? scorers.map((player) => h("li", {},
+      h("span", { class: "who" }, player.name),
+      h("span", { class: "count" }, `— ${player.stats.goals} goal${player.stats.goals === 1 ? "" : "s"}`
+        + (player.stats.assists ? `, ${player.stats.assists} assist${player.stats.assists === 1 ? "" : "s"}` : ""))))
+      : [h("li", { class: "empty" }, "No goals in a finished gather yet.")]);
+  }
+}
+
+/// `namePitches`: the venue has several pitches, so each result says where it was played.
+export function renderResults(state, namePitches) {
+  const byId = playersById(state);
+  replace($("#history"), state.history.length
+    ? state.history.slice(0, RESULTS).map((entry) => {
+      const goals = historyGoalsText(entry, byId);
+      const where = namePitches && entry.pitch ? `${entry.pitch.name} · ` : "";
+      return h("li", {}, h("strong", {}, resultText(entry)),
+        goals ? h("span", { class: "scorers" }, `Goals: ${goals}`) : null,
+        h("small", {}, where + dateText(entry.endedAt)));
+    })
+    : [h("li", { class: "empty" }, "No finished gathers yet.")]);
+}
