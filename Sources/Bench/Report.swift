@@ -92,6 +92,15 @@ struct BenchReport {
             "  client-bound (the bench's own lws clients, which parse every frame byte by byte, share the two cores): "
                 + "press = command sent → each spectator read the new version; tick dev = |arrival − its second| at an organiser",
         ]
+        for result in fanOuts where result.server.wallMicroseconds > 0 {
+            let window = result.server
+            let changes = max(1, window.changes)
+            lines.append("  fan-out \(result.spectators) \(short(result.wire)): during the score presses the server used "
+                + "\(format(window.cpuMicroseconds / window.wallMicroseconds, decimals: 2)) of a core and waited for one "
+                + "\(ms(window.waitMicroseconds / 1000 / Double(changes))) per change; the bench used "
+                + "\(format(window.benchMicroseconds / window.wallMicroseconds, decimals: 2)) cores; "
+                + "server CPU per change \(ms(window.cpuMicroseconds / 1000 / Double(changes)))")
+        }
         for result in fanOuts where result.error != nil || result.pressesDone < settings.commands {
             lines.append("  fan-out \(result.spectators) \(short(result.wire)): \(result.pressesDone)/\(settings.commands) presses"
                 + (result.error.map { "; stopped: \($0)" } ?? ""))

@@ -54,6 +54,8 @@ extension BenchReport {
         var server: [String: Any] = [
             "windows": window.windows, "unreadWindows": window.unreadWindows, "presses": window.presses,
             "changes": window.changes, "cpuMs": rounded(window.cpuMicroseconds / 1000),
+            "waitedForACoreMs": rounded(window.waitMicroseconds / 1000), "wallMs": rounded(window.wallMicroseconds / 1000),
+            "benchCpuMs": rounded(window.benchMicroseconds / 1000),
             "bytesWritten": window.bytes, "framesWritten": window.frames,
         ]
         server["cpuPerMessageUs"] = window.cpuPerMessageMicroseconds.map(rounded)

@@ -132,4 +132,26 @@ enum ProcessCPU {
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / ticksPerSecond * 1_000_000
     }
+
+    /// How long the process's threads were runnable but waiting for a core (`run_delay` of
+    /// `/proc/<pid>/task/*/schedstat`, µs): on two cores shared with the bench, the part of a
+    /// fan-out's latency that is not the server's own work.
+    static func runQueueWaitMicroseconds(of pid: Int32) -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total = 0.0
+        for task in tasks {
+            guard let line = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8) else { continue }
+            let fields = line.split(separator: " ")
+            if fields.count >= 2, let waited = Double(fields[1]) { total += waited / 1_000 }
+        }
+        return total
+    }
+
+    /// The bench's own CPU (every thread), µs.
+    static func ownMicroseconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func microseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1_000_000 + Double(time.tv_usec) }
+        return microseconds(usage.ru_utime) + microseconds(usage.ru_stime)
+    }
 }

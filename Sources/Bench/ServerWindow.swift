@@ -13,9 +13,17 @@ struct ServerWindow {
     struct Mark {
         var counters: ServerCounters?
         var cpuMicroseconds: Double?
+        var waitMicroseconds: Double?
+        var benchMicroseconds = ProcessCPU.ownMicroseconds()
+        var at = BenchClock.nanoseconds()
     }
 
     var cpuMicroseconds = 0.0
+    /// The server's threads runnable but not running (waiting for a core).
+    var waitMicroseconds = 0.0
+    /// The bench's own CPU, and the windows' wall-clock time.
+    var benchMicroseconds = 0.0
+    var wallMicroseconds = 0.0
     var bytes: [String: Int] = [:]
     var frames: [String: Int] = [:]
     /// State versions published inside the windows.
@@ -33,12 +41,15 @@ struct ServerWindow {
 
     static func startMark(_ server: ServerUnderTest, _ target: ServerTarget) -> Mark {
         let counters = ServerCounters(FanOutHistogram.metricsText(target))
-        return Mark(counters: counters, cpuMicroseconds: server.pid.flatMap(ProcessCPU.microseconds(of:)))
+        return Mark(counters: counters, cpuMicroseconds: server.pid.flatMap(ProcessCPU.microseconds(of:)),
+                    waitMicroseconds: server.pid.flatMap(ProcessCPU.runQueueWaitMicroseconds(of:)))
     }
 
     static func endMark(_ server: ServerUnderTest, _ target: ServerTarget) -> Mark {
-        let cpu = server.pid.flatMap(ProcessCPU.microseconds(of:))
-        return Mark(counters: ServerCounters(FanOutHistogram.metricsText(target)), cpuMicroseconds: cpu)
+        var mark = Mark(counters: nil, cpuMicroseconds: server.pid.flatMap(ProcessCPU.microseconds(of:)),
+                        waitMicroseconds: server.pid.flatMap(ProcessCPU.runQueueWaitMicroseconds(of:)))
+        mark.counters = ServerCounters(FanOutHistogram.metricsText(target))
+        return mark
     }
 
     mutating func add(from start: Mark, to end: Mark, presses: Int, replyBytes: Int) {
@@ -51,6 +62,11 @@ struct ServerWindow {
         }
         windows += 1
         cpuMicroseconds += cpuAfter - cpuBefore
+        if let waitBefore = start.waitMicroseconds, let waitAfter = end.waitMicroseconds {
+            waitMicroseconds += waitAfter - waitBefore
+        }
+        benchMicroseconds += end.benchMicroseconds - start.benchMicroseconds
+        wallMicroseconds += Double(end.at &- start.at) / 1_000
         for (wire, count) in after.bytes { bytes[wire, default: 0] += count - (before.bytes[wire] ?? 0) }
         for (wire, count) in after.frames { frames[wire, default: 0] += count - (before.frames[wire] ?? 0) }
         changes += after.stateVersion - before.stateVersion
