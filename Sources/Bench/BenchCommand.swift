@@ -65,10 +65,10 @@ struct BenchCommand: ParsableCommand {
     var pressesPerGather = 20
 
     @Option(name: .customLong("phase-seconds"), help: "Stop pressing (and say so) after this long in one phase.")
-    var phaseSeconds = 90
+    var phaseSeconds = 60
 
     @Option(name: .customLong("budget-seconds"), help: "No phase runs past this many seconds from the start.")
-    var budgetSeconds = 420
+    var budgetSeconds = 330
 
     @Option(help: "fanout, stalled or all.")
     var scenario: ScenarioChoice = .all
