@@ -6,11 +6,18 @@ enum ScenarioChoice: String, ExpressibleByArgument, CaseIterable {
     case fanout, stalled, all
 }
 
-/// `gather-bench`: fan-out latency, durable acks, ticks, handshakes and memory of a real server.
+/// The spectators' subprotocol.
+enum WireChoice: String, ExpressibleByArgument, CaseIterable {
+    case v1 = "gather.v1"
+    case v2 = "gather.v2"
+}
+
+/// `gather-bench`: the server's CPU, bytes and fan-out per change, with fan-out latency, durable
+/// acks, ticks, handshakes and memory of a real server.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gather-bench",
-        abstract: "Measure a real gather server over wss on loopback: press → every spectator, acks, ticks, memory.",
+        abstract: "Measure a real gather server over wss on loopback: its CPU, bytes and fan-out per change, acks, ticks, memory.",
         discussion: "Starts `gather serve` on a free loopback port (a fresh process per scenario, temporary data and "
             + "certificates), or targets a running one with --url and --ca. Release builds only give honest numbers."
     )
@@ -36,8 +43,14 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Spectator counts of the fan-out scenario (repeatable).")
     var spectators: [Int] = [1_000, 10_000]
 
+    @Option(help: "The spectators' subprotocol: every fan-out runs once with each given (repeatable).")
+    var wire: [WireChoice] = [.v1, .v2]
+
     @Option(name: .customLong("stalled-spectators"), help: "Spectators of the stalled scenario (one of them stalls).")
     var stalledSpectators = 1_000
+
+    @Option(name: .customLong("stalled-wire"), help: "The stalled scenario's subprotocol.")
+    var stalledWire: WireChoice = .v1
 
     @Option(help: "Organisers pressing in turn.")
     var organisers = 4
@@ -52,7 +65,10 @@ struct BenchCommand: ParsableCommand {
     var pressesPerGather = 20
 
     @Option(name: .customLong("phase-seconds"), help: "Stop pressing (and say so) after this long in one phase.")
-    var phaseSeconds = 240
+    var phaseSeconds = 60
+
+    @Option(name: .customLong("budget-seconds"), help: "No phase runs past this many seconds from the start.")
+    var budgetSeconds = 330
 
     @Option(help: "fanout, stalled or all.")
     var scenario: ScenarioChoice = .all
@@ -67,8 +83,11 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--spectators must be 1–100000 and --stalled-spectators 2–100000.")
         }
         guard (1...64).contains(organisers), (1...100_000).contains(commands), (2...500).contains(players),
-              (1...10_000).contains(pressesPerGather)
-        else { throw ValidationError("--organisers 1–64, --commands ≥ 1, --players 2–500, --presses-per-gather ≥ 1.") }
+              (1...10_000).contains(pressesPerGather), phaseSeconds > 0, budgetSeconds > 0, !wire.isEmpty
+        else {
+            throw ValidationError("--organisers 1–64, --commands ≥ 1, --players 2–500, --presses-per-gather ≥ 1, "
+                + "--phase-seconds and --budget-seconds > 0, at least one --wire.")
+        }
     }
 
     func run() throws {

@@ -81,6 +81,7 @@ struct EngineShared {
     var organiserSnapshots: [Int: [UInt8]] = [:]
     var latestVersion = -1
     var snapshotBytes = (smallest: Int.max, largest: 0)
+    var patchBytes = (smallest: Int.max, largest: 0)
 
     var round = Round()
     /// Per spectator index: when it first held a version ≥ the round's target (0 = not yet).

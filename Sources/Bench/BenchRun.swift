@@ -21,30 +21,35 @@ struct BenchRun {
         settings.pressesPerGather = options.pressesPerGather
         settings.inviteCode = options.inviteCode
         settings.phaseSeconds = Double(options.phaseSeconds)
+        settings.runDeadline = Date(timeIntervalSinceNow: Double(options.budgetSeconds))
         settings.progress = log
         let runner = ScenarioRunner(server: server, settings: settings)
         var report = BenchReport(settings: settings)
         if options.scenario != .stalled {
             for count in options.spectators {
-                log("fan-out to \(count) spectators")
-                do {
-                    report.fanOuts.append(try runner.fanOut(spectators: count))
-                } catch {
-                    log("fan-out to \(count) failed: \(error)")
-                    var failed = FanOutResult()
-                    failed.spectators = count
-                    failed.error = "\(error)"
-                    report.fanOuts.append(failed)
+                for wire in options.wire.map(\.rawValue) {
+                    log("fan-out to \(count) \(wire) spectators")
+                    do {
+                        report.fanOuts.append(try runner.fanOut(spectators: count, wire: wire))
+                    } catch {
+                        log("fan-out to \(count) \(wire) failed: \(error)")
+                        var failed = FanOutResult()
+                        failed.spectators = count
+                        failed.wire = wire
+                        failed.error = "\(error)"
+                        report.fanOuts.append(failed)
+                    }
                 }
             }
         }
         if options.scenario != .fanout {
-            log("one stalled spectator among \(options.stalledSpectators)")
+            let wire = options.stalledWire.rawValue
+            log("one stalled \(wire) spectator among \(options.stalledSpectators)")
             do {
-                report.stalled = try runner.stalled(spectators: options.stalledSpectators)
+                report.stalled = try runner.stalled(spectators: options.stalledSpectators, wire: wire)
             } catch {
                 log("the stalled scenario failed: \(error)")
-                report.stalled = StalledResult(spectators: options.stalledSpectators, error: "\(error)")
+                report.stalled = StalledResult(spectators: options.stalledSpectators, wire: wire, error: "\(error)")
             }
         }
         print(options.json ? report.json() : report.table())

@@ -95,9 +95,11 @@ extension ClientEngine {
         switch summary.type {
         case "welcome":
             connection.sawWelcome = true
-        case "snapshot":
+        case "snapshot", "patch":
+            // gather.v2: a patch brings the connection to `version` as a snapshot would; the
+            // bench only follows versions, so it need not apply it.
             guard let version = summary.version else { return }
-            snapshotArrived(version: version, bytes: bytes, on: connection, at: now)
+            stateArrived(version: version, isPatch: summary.type == "patch", bytes: bytes, on: connection, at: now)
         case "tick":
             guard connection.watchesTicks else { return }
             let arrival = TickArrival(arrivedAtEpochMs: BenchClock.epochMilliseconds(), bytes: Array(bytes))
@@ -130,10 +132,11 @@ extension ClientEngine {
 
     static let replyTypes: Set<String> = ["session", "ack", "rejected", "error"]
 
-    private func snapshotArrived(version: Int, bytes: UnsafeRawBufferPointer, on connection: BenchConnection, at now: UInt64) {
+    private func stateArrived(version: Int, isPatch: Bool, bytes: UnsafeRawBufferPointer, on connection: BenchConnection,
+                              at now: UInt64) {
         let isNew = version > connection.lastVersion
         if isNew { connection.lastVersion = version }
-        let becameReady = !connection.ready && connection.sawWelcome
+        let becameReady = !connection.ready && connection.sawWelcome && !isPatch
         if becameReady {
             connection.ready = true
             connection.settled = true
@@ -141,11 +144,17 @@ extension ClientEngine {
             handshakeSettled()
             watchTicks(on: connection)  // the last of this loop to be ready: served last
         }
-        let organiserCopy = connection.role == .organiser && isNew ? Array(bytes) : nil
+        // Organisers speak gather.v1: their snapshots are the state the driver reads.
+        let organiserCopy = connection.role == .organiser && isNew && !isPatch ? Array(bytes) : nil
         condition.withLock {
             shared.latestVersion = max(shared.latestVersion, version)
-            shared.snapshotBytes.smallest = min(shared.snapshotBytes.smallest, bytes.count)
-            shared.snapshotBytes.largest = max(shared.snapshotBytes.largest, bytes.count)
+            if isPatch {
+                shared.patchBytes.smallest = min(shared.patchBytes.smallest, bytes.count)
+                shared.patchBytes.largest = max(shared.patchBytes.largest, bytes.count)
+            } else {
+                shared.snapshotBytes.smallest = min(shared.snapshotBytes.smallest, bytes.count)
+                shared.snapshotBytes.largest = max(shared.snapshotBytes.largest, bytes.count)
+            }
             if becameReady {
                 if connection.role == .spectator { shared.readySpectators += 1 } else { shared.readyOrganisers += 1 }
                 shared.lastReadyAt = now

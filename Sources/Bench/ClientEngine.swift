@@ -11,7 +11,30 @@ struct ServerTarget: Sendable {
     var caPath: String
 }
 
-/// Many gather.v1 client connections in ONE lws context served by ONE thread.
+/// Where a connection comes from: phones on a LAN each have their own address, and the server
+/// caps WebSockets (100) and unfinished TCP connections (32) per address, so the bench binds each
+/// socket to one of `count` loopback addresses, 127.0.B.1–250 from block `firstBlock` on, in
+/// turn: consecutive connections (and so the handshakes in flight) never share one.
+struct SourceAddresses {
+    static let perBlock = 250
+    /// At most this many connections per address.
+    static let connectionsPerAddress = 50
+
+    let firstBlock: Int
+    let count: Int
+
+    /// Enough addresses for `connections` with at most `connectionsPerAddress` each.
+    init(firstBlock: Int, connections: Int) {
+        self.firstBlock = firstBlock
+        count = max(1, (connections + Self.connectionsPerAddress - 1) / Self.connectionsPerAddress)
+    }
+
+    var all: [String] {
+        (0..<count).map { "127.0.\(firstBlock + $0 / Self.perBlock).\(1 + $0 % Self.perBlock)" }
+    }
+}
+
+/// Many gather.v1 or gather.v2 client connections in ONE lws context served by ONE thread.
 ///
 /// The driver thread never calls lws (only `lws_cancel_service`, the one thread-safe call):
 /// it queues `EngineRequest`s and waits on `condition` for what the service thread records.
@@ -40,20 +63,27 @@ final class ClientEngine: @unchecked Sendable {
     /// Deferred work on the loop (outside any connection's callback): more connects, or the end.
     private let refillTimer = LoopTimer()
     private let stopTimer = LoopTimer()
-    /// Every connection's lws_client_connect_info but its context and user number.
+    /// Every connection's lws_client_connect_info but its context, user number and source address.
     private var connectTemplate = lws_client_connect_info()
+    /// `iface` of lws_client_connect_info: lws binds the socket to it before connecting.
+    private let sourceAddresses: [UnsafePointer<CChar>]
+    /// The subprotocol every connection of this engine offers.
+    let wire: String
 
     /// `manySockets`: run on libev (epoll) if it is there. Only one engine per process may: libev
     /// lets one loop own the process's signal watchers, and lws attaches some to every loop.
-    init(target: ServerTarget, manySockets: Bool, maximumInFlight: Int = 64) throws {
+    init(target: ServerTarget, manySockets: Bool, wire: String, sources: SourceAddresses,
+         maximumInFlight: Int = 64) throws {
         self.target = target
+        self.wire = wire
         self.maximumInFlight = maximumInFlight
+        sourceAddresses = sources.all.map(storage.cString)
         connectTemplate.address = storage.cString(target.address)
         connectTemplate.port = Int32(target.port)
         connectTemplate.ssl_connection = Int32(LCCSCF_USE_SSL.rawValue)
         connectTemplate.path = storage.cString("/live")
         connectTemplate.host = storage.cString(target.host)
-        connectTemplate.protocol = storage.cString("gather.v1")
+        connectTemplate.protocol = storage.cString(wire)
         connectTemplate.local_protocol_name = connectTemplate.protocol
         try createContext(eventLibrary: manySockets)
     }
@@ -84,7 +114,7 @@ final class ClientEngine: @unchecked Sendable {
         info.options = gather_lws_option_do_ssl_global_init() | (eventLibrary ? gather_lws_option_libev() : 0)
         info.client_ssl_ca_filepath = storage.cString(target.caPath)
         info.protocols = storage.protocolList([
-            lws_protocols(name: storage.cString("gather.v1"), callback: benchCallbackThunk,
+            lws_protocols(name: storage.cString(wire), callback: benchCallbackThunk,
                           per_session_data_size: 0, rx_buffer_size: 16_384, id: 0, user: nil, tx_packet_size: 0),
         ])
         // The bench itself never pings: the only traffic measured is the server's.
@@ -144,6 +174,7 @@ final class ClientEngine: @unchecked Sendable {
             var info = connectTemplate
             info.context = context
             info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: connection.number)
+            info.iface = sourceAddresses[connection.number % sourceAddresses.count]
             guard let wsi = lws_client_connect_via_info(&info) else {
                 settleFailure(connection, reason: "lws_client_connect_via_info refused at once")
                 continue

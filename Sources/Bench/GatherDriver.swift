@@ -6,9 +6,12 @@ struct PressOutcome {
     let ackNanoseconds: UInt64?
     let spectatorNanoseconds: [UInt64]
     let missingSpectators: Int
+    /// The reply's size on the wire (frame header included), for the server's byte counts.
+    let replyBytes: Int
 }
 
-/// Speaks gather.v1 as organisers: logs in, sends commands one at a time and waits for every
+/// Speaks gather.v1 as organisers (the driver reads their snapshots' state; spectators may speak
+/// either protocol): logs in, sends commands one at a time and waits for every
 /// spectator to hold the version each one produced.
 ///
 /// Organisers and spectators run on separate client engines (two lws loops, two threads), as
@@ -36,7 +39,7 @@ final class GatherDriver {
     /// The server's token bucket refills 20 commands a second per connection; stay under it.
     private let organiserGapNanoseconds: UInt64 = 60_000_000
     /// Generous: a press slower than this is a failure worth a clear message, not a hang.
-    private let replyTimeout = 120.0
+    private let replyTimeout = 60.0
 
     init(organiserEngine: ClientEngine, spectatorEngine: ClientEngine, inviteCode: String, tag: String) {
         self.organiserEngine = organiserEngine
@@ -134,7 +137,8 @@ final class GatherDriver {
         return PressOutcome(replyType: replyType,
                             ackNanoseconds: replyType == "ack" ? reply.receivedAt - sentAt : nil,
                             spectatorNanoseconds: latencies,
-                            missingSpectators: replyType == "ack" ? max(0, expected - latencies.count) : 0)
+                            missingSpectators: replyType == "ack" ? max(0, expected - latencies.count) : 0,
+                            replyBytes: reply.bytes.count + frameHeaderBytes(payload: reply.bytes.count))
     }
 
     /// A command the run cannot do without: a rejection ends the bench with the server's reason.

@@ -6,41 +6,57 @@ struct BenchReport {
     var fanOuts: [FanOutResult] = []
     var stalled: StalledResult?
 
-    // MARK: - Targets of issue 7
-
     struct Verdict {
         let met: Bool
         let text: String
     }
 
+    // MARK: - Targets of issue 15: the server's own figures
+
     var verdicts: [Verdict] {
         var verdicts: [Verdict] = []
         for result in fanOuts {
-            let limit: Double? = result.spectators == 1_000 ? 25 : result.spectators == 10_000 ? 150 : nil
-            if let limit, let p99 = result.press?.p99 {
-                verdicts.append(Verdict(met: p99 <= limit && result.missing == 0,
-                                        text: "\(result.spectators) spectators: press → every spectator p99 ≤ \(Int(limit)) ms "
-                                            + "(\(ms(p99)), \(result.missing) never arrived)"))
+            let name = "\(result.spectators) \(result.wire) spectators"
+            if result.wire == WireChoice.v2.rawValue, let perChange = result.bytesPerChange(organisers: settings.organisers) {
+                verdicts.append(Verdict(met: perChange.bytes <= 512,
+                                        text: "\(name): a score change in a gather of \(settings.players) players ≤ 512 bytes "
+                                            + "per spectator (\(format(perChange.bytes)) B written; patches "
+                                            + "\(range(result.patchBytes)) B at the client)"))
+            }
+            if result.spectators == 1_000, let cpu = result.server.cpuPerMessageMicroseconds {
+                verdicts.append(Verdict(met: cpu <= 24, text: "\(name): server CPU per delivered message ≤ 24 µs (\(format(cpu)) µs)"))
+            }
+            if result.spectators == 10_000, let p99 = result.server.fanOut?.percentile(0.99) {
+                verdicts.append(Verdict(met: p99 <= 150,
+                                        text: "\(name): server publish → last write p99 ≤ 150 ms (\(ms(p99)))"))
             }
             if result.spectators == 10_000, let perConnection = result.residentKilobytesPerConnection {
                 verdicts.append(Verdict(met: perConnection <= 16,
-                                        text: "10000 spectators: ≤ 16 KB server memory per idle connection (\(format(perConnection)) KB)"))
+                                        text: "\(name): ≤ 16 KB server memory per idle connection (\(format(perConnection)) KB)"))
             }
-            if let ack = result.ack {
-                verdicts.append(Verdict(met: ack.p99 <= 10, text: "\(result.spectators) spectators: durable ack p99 ≤ 10 ms (\(ms(ack.p99)))"))
+            if result.spectators == 1_000, let ack = result.ack {
+                verdicts.append(Verdict(met: ack.p99 <= 10,
+                                        text: "\(name): durable ack p99 ≤ 10 ms (\(ms(ack.p99)), client-bound)"))
             }
-            if let ticks = result.organiserTicks ?? result.ticks {
-                let server = result.serverTickLateness?.percentileBound(1.0).map { "; server wake-ups at most ≤\(bound($0)) late" } ?? ""
-                let spectator = result.ticks.map { "; the last spectator, behind its loop's snapshot parsing: worst \(ms($0.deviation.max))" } ?? ""
-                verdicts.append(Verdict(met: ticks.deviation.max <= 50,
-                                        text: "\(result.spectators) spectators: ticks within ±50 ms of each second at an organiser "
-                                            + "(worst \(ms(ticks.deviation.max)) over \(ticks.count)\(spectator)\(server))"))
-            }
+        }
+        return verdicts
+    }
+
+    /// Issue 7's checks that still stand, measured at the bench's clients.
+    var clientVerdicts: [Verdict] {
+        var verdicts: [Verdict] = []
+        for result in fanOuts {
+            guard let ticks = result.organiserTicks ?? result.ticks else { continue }
+            let server = result.server.tickLateness?.percentileBound(1.0).map { "; server wake-ups at most ≤\(bound($0)) late" } ?? ""
+            verdicts.append(Verdict(met: ticks.deviation.max <= 50,
+                                    text: "\(result.spectators) \(result.wire) spectators: ticks within ±50 ms of each second "
+                                        + "at an organiser (worst \(ms(ticks.deviation.max)) over \(ticks.count)\(server))"))
         }
         if let stalled, let before = stalled.before?.p99, let during = stalled.during?.p99 {
             let change = (during - before) / before * 100
             verdicts.append(Verdict(met: change <= 10,
-                                    text: "a stalled spectator changes the others' p99 by ≤ 10% (\(ms(before)) → \(ms(during)), \(signed(change))%)"))
+                                    text: "a stalled \(stalled.wire) spectator changes the others' press p99 by ≤ 10% "
+                                        + "(\(ms(before)) → \(ms(during)), \(signed(change))%)"))
         }
         return verdicts
     }
@@ -48,45 +64,65 @@ struct BenchReport {
     // MARK: - Table
 
     func table() -> String {
-        var lines = ["gather-bench: \(settings.organisers) organisers, \(settings.commands) presses per scenario, "
-            + "\(settings.players) players, a fresh gather every \(settings.pressesPerGather) presses", ""]
-        let header = ["scenario", "connected", "conn/s", "KB/conn", "press p50", "p95", "p99", "max", "ack p50", "ack p99",
-                      "tick dev p50/max", "last spect. tick max", "snapshot B", "server fan-out p50/p99"]
+        var lines = ["gather-bench: \(settings.organisers) organisers (\(BenchSettings.organiserWire)), \(settings.commands) "
+            + "presses per scenario, \(settings.players) players, a fresh gather every \(settings.pressesPerGather) presses", ""]
+        let header = ["scenario", "connected", "conn/s", "KB/conn", "srv µs/msg", "B/change/spect.", "srv publish→last write p50/p99",
+                      "| client-bound: press p50", "p99", "max", "ack p50", "ack p99", "tick dev p50/max", "state msg B"]
         var rows = [header]
         for result in fanOuts {
-            rows.append(["fan-out \(result.spectators)", "\(result.connected)/\(result.spectators)",
+            let perChange = result.bytesPerChange(organisers: settings.organisers)
+            let histogram = result.server.fanOut
+            rows.append(["fan-out \(result.spectators) \(short(result.wire))", "\(result.connected)/\(result.spectators)",
                          format(result.handshakesPerSecond, decimals: 0),
                          result.residentKilobytesPerConnection.map { format($0) } ?? "n/a",
-                         ms(result.press?.p50), ms(result.press?.p95), ms(result.press?.p99), ms(result.press?.max),
+                         result.server.cpuPerMessageMicroseconds.map { format($0) } ?? "n/a",
+                         perChange.map { format($0.bytes) } ?? "n/a",
+                         "\(ms(histogram?.percentile(0.5))) / \(ms(histogram?.percentile(0.99)))",
+                         "| " + ms(result.press?.p50), ms(result.press?.p99), ms(result.press?.max),
                          ms(result.ack?.p50), ms(result.ack?.p99),
                          result.organiserTicks.map { "\(ms($0.deviation.p50)) / \(ms($0.deviation.max))" } ?? "n/a",
-                         result.ticks.map { ms($0.deviation.max) } ?? "n/a",
-                         "\(result.snapshotBytes.smallest)–\(result.snapshotBytes.largest)",
-                         serverColumn(result.serverFanOut)])
+                         stateSizes(result)])
         }
         lines += align(rows)
-        lines.append("  (press = command sent → each spectator read the new snapshot; tick dev = |arrival − its second| at an "
-            + "organiser, on the organisers' own client loop; server fan-out = /metrics bucket bound of snapshot handed "
-            + "to the Transport → lws_write per connection)")
+        lines += [
+            "  server (from the server process, score presses only): srv µs/msg = its CPU (utime+stime, /proc) ÷ WebSocket "
+                + "messages it wrote; B/change/spect. = WebSocket bytes written to the spectators' protocol ÷ changes ÷ "
+                + "connections, ticks taken out; publish → last write = state handed to the Transport → the write that "
+                + "brought each connection to it (/metrics, interpolated in 0.1–50 ms buckets)",
+            "  client-bound (the bench's own lws clients, which parse every frame byte by byte, share the two cores): "
+                + "press = command sent → each spectator read the new version; tick dev = |arrival − its second| at an organiser",
+        ]
+        for result in fanOuts where result.server.wallMicroseconds > 0 {
+            let window = result.server
+            let changes = max(1, window.changes)
+            lines.append("  fan-out \(result.spectators) \(short(result.wire)): during the score presses the server used "
+                + "\(format(window.cpuMicroseconds / window.wallMicroseconds, decimals: 2)) of a core and waited for one "
+                + "\(ms(window.waitMicroseconds / 1000 / Double(changes))) per change; the bench used "
+                + "\(format(window.benchMicroseconds / window.wallMicroseconds, decimals: 2)) cores; "
+                + "server CPU per change \(ms(window.cpuMicroseconds / 1000 / Double(changes)))")
+        }
         for result in fanOuts where result.error != nil || result.pressesDone < settings.commands {
-            lines.append("  fan-out \(result.spectators): \(result.pressesDone)/\(settings.commands) presses"
+            lines.append("  fan-out \(result.spectators) \(short(result.wire)): \(result.pressesDone)/\(settings.commands) presses"
                 + (result.error.map { "; stopped: \($0)" } ?? ""))
         }
         for result in fanOuts where result.failed > 0 || result.missing > 0 || !result.rejections.isEmpty {
-            lines.append("  fan-out \(result.spectators): \(result.failed) failed to connect, \(result.missing) deliveries missing, "
-                + "rejections \(result.rejections)\(result.firstError.map { "; first error: \($0)" } ?? "")")
+            lines.append("  fan-out \(result.spectators) \(short(result.wire)): \(result.failed) failed to connect, "
+                + "\(result.missing) deliveries missing, rejections \(result.rejections)"
+                + (result.firstError.map { "; first error: \($0)" } ?? ""))
         }
         if let stalled {
             lines.append("")
-            lines.append("stalled \(stalled.spectators): the others' press p99 \(ms(stalled.before?.p99)) with everyone reading, "
-                + "\(ms(stalled.during?.p99)) with one stalled; server RSS "
+            lines.append("stalled \(stalled.spectators) \(short(stalled.wire)): the others' press p99 \(ms(stalled.before?.p99)) "
+                + "with everyone reading, \(ms(stalled.during?.p99)) with one stalled; server RSS "
                 + "\(stalled.residentGrowthKilobytes.map { "\($0 >= 0 ? "+" : "")\($0) KB" } ?? "n/a") while stalled; "
                 + "stalled one closed by the server: \(stalled.stalledClosedByServer ? "yes" : "no")"
                 + (stalled.error.map { "; stopped: \($0)" } ?? ""))
         }
         lines.append("")
-        lines.append("targets (issue 7)")
+        lines.append("targets (issue 15)")
         for verdict in verdicts { lines.append("  [\(verdict.met ? "met" : "MISSED")] \(verdict.text)") }
+        lines.append("client-bound checks (issue 7)")
+        for verdict in clientVerdicts { lines.append("  [\(verdict.met ? "met" : "MISSED")] \(verdict.text)") }
         return lines.joined(separator: "\n")
     }
 
@@ -100,68 +136,19 @@ struct BenchReport {
         }
     }
 
-    // MARK: - JSON
-
-    func json() -> String {
-        var object: [String: Any] = [
-            "settings": ["organisers": settings.organisers, "commands": settings.commands, "players": settings.players,
-                         "pressesPerGather": settings.pressesPerGather],
-            "fanOut": fanOuts.map(json),
-            "targets": verdicts.map { ["met": $0.met, "target": $0.text] },
-        ]
-        if let stalled {
-            var entry: [String: Any] = ["spectators": stalled.spectators, "connected": stalled.connected,
-                                        "stalledClosedByServer": stalled.stalledClosedByServer, "missing": stalled.missing]
-            entry["pressBefore"] = stalled.before?.json
-            entry["pressDuring"] = stalled.during?.json
-            entry["residentGrowthKB"] = stalled.residentGrowthKilobytes
-            entry["error"] = stalled.error
-            object["stalled"] = entry
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private func json(_ result: FanOutResult) -> [String: Any] {
-        var entry: [String: Any] = [
-            "spectators": result.spectators, "connected": result.connected, "failed": result.failed,
-            "handshakesPerSecond": rounded(result.handshakesPerSecond), "missing": result.missing,
-            "snapshotBytes": ["min": result.snapshotBytes.smallest, "max": result.snapshotBytes.largest],
-            "rejections": result.rejections,
-        ]
-        entry["residentKBPerConnection"] = result.residentKilobytesPerConnection.map(rounded)
-        entry["pressToEverySpectatorMs"] = result.press?.json
-        entry["durableAckMs"] = result.ack?.json
-        entry["tickDeviationMs"] = result.organiserTicks?.deviation.json
-        entry["lastSpectatorTickDeviationMs"] = result.ticks?.deviation.json
-        entry["firstError"] = result.firstError
-        entry["error"] = result.error
-        entry["pressesDone"] = result.pressesDone
-        if let histogram = result.serverTickLateness, histogram.total > 0 {
-            entry["serverTickLatenessMs"] = ["ticks": histogram.total,
-                                             "maxAtMost": histogram.percentileBound(1.0).map(jsonBound) as Any]
-        }
-        if let histogram = result.serverFanOut, histogram.total > 0 {
-            entry["serverFanOutMs"] = ["writes": histogram.total,
-                                       "p50AtMost": histogram.percentileBound(0.5).map(jsonBound) as Any,
-                                       "p99AtMost": histogram.percentileBound(0.99).map(jsonBound) as Any]
-        }
-        return entry
+    private func stateSizes(_ result: FanOutResult) -> String {
+        result.patchBytes.largest > 0 ? "snap \(range(result.snapshotBytes)), patch \(range(result.patchBytes))"
+            : range(result.snapshotBytes)
     }
 
     // MARK: - Numbers
 
-    private func serverColumn(_ histogram: FanOutHistogram?) -> String {
-        guard let histogram, let p50 = histogram.percentileBound(0.5), let p99 = histogram.percentileBound(0.99) else {
-            return "n/a"
-        }
-        return "≤\(bound(p50)) / ≤\(bound(p99))"
+    func short(_ wire: String) -> String { wire.replacingOccurrences(of: "gather.", with: "") }
+    func range(_ sizes: (smallest: Int, largest: Int)) -> String {
+        sizes.largest == 0 ? "n/a" : sizes.smallest == sizes.largest ? "\(sizes.smallest)" : "\(sizes.smallest)–\(sizes.largest)"
     }
-
-    private func bound(_ value: Double) -> String { value.isInfinite ? "inf" : format(value, decimals: 0) + " ms" }
-    private func jsonBound(_ value: Double) -> Any { value.isInfinite ? "+Inf" : value }
-
-    private func ms(_ value: Double?) -> String { value.map { format($0) + " ms" } ?? "n/a" }
-    private func format(_ value: Double, decimals: Int = 1) -> String { String(format: "%.\(decimals)f", value) }
-    private func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + format(value) }
+    func bound(_ value: Double) -> String { value.isInfinite ? "inf" : format(value, decimals: 1) + " ms" }
+    func ms(_ value: Double?) -> String { value.map { format($0) + " ms" } ?? "n/a" }
+    func format(_ value: Double, decimals: Int = 1) -> String { String(format: "%.\(decimals)f", value) }
+    func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + format(value) }
 }

@@ -37,6 +37,8 @@ final class ServerProcess: @unchecked Sendable {
             "--data-dir", workDirectory.appendingPathComponent("data").path,
             "--cert-dir", workDirectory.appendingPathComponent("certs").path,
             "--public", publicDirectory, "--invite-code", inviteCode, "--log-level", "warning",
+            // No plain-HTTP door: its fixed default port would collide with any other server here.
+            "--spectator-port", "0",
         ]
         let output = Pipe()
         process.standardOutput = output

@@ -1,5 +1,5 @@
-/// Reads the few top-level fields the bench needs (`type`, `version`, `id`) from a gather.v1
-/// message without building the whole object.
+/// Reads the few top-level fields the bench needs (`type`, `version`, `id`) from a gather.v1 or
+/// gather.v2 message without building the whole object.
 ///
 /// Why not JSONSerialization everywhere: at 10,000 spectators each press delivers 10,000
 /// snapshots to this one process; fully decoding them would make the bench, not the server,
@@ -11,11 +11,12 @@ struct WireSummary: Equatable {
 }
 
 enum WireScanner {
-    /// The server writes keys sorted, so a snapshot ends `…},"type":"snapshot","version":N}`:
+    /// The server writes keys sorted, so a snapshot ends `…},"type":"snapshot","version":N}` (a
+    /// patch `…],"type":"patch","version":N}`):
     /// reading only what follows the last nested value avoids walking the whole state. Anything
     /// that does not end like that is read from the start.
     static func summarize(_ bytes: UnsafeRawBufferPointer) -> WireSummary {
-        if bytes.count > 256, let tail = tailSummary(bytes), tail.type == "snapshot", tail.version != nil {
+        if bytes.count > 256, let tail = tailSummary(bytes), tail.type == "snapshot" || tail.type == "patch", tail.version != nil {
             return tail
         }
         return summarizeFromStart(bytes)

@@ -1,31 +1,70 @@
 import Dispatch
 import Foundation
+import GatherDelivery
 
-/// How long a published snapshot took to reach each connection's socket: from `perform` on the
-/// Coordinator's side to the `lws_write` for that connection. The service thread counts into a
-/// private copy and publishes it under the lock a few times a second, so 10,000 writes cost no
-/// lock traffic.
+/// What the service thread wrote to WebSockets, for `/metrics`:
+///
+/// - `gather_fanout_latency_ms` (histogram): from a state version being handed to the Transport
+///   (`deliver`, on the Coordinator's side) to the write that brought each connection to that
+///   version — for gather.v2 its last patch — so a fan-out's p99 is "publish → last write".
+///   Fine buckets (0.1 ms steps to 5 ms, 0.5 ms to 50 ms, 5 ms to 500 ms, 50 ms to 5 s), so a
+///   percentile interpolated inside a bucket is off by at most one step.
+/// - `gather_ws_bytes_written_total{protocol}` and `gather_ws_frames_written_total{protocol}`
+///   (counters): the WebSocket messages handed to lws per wire protocol, frame headers
+///   included, TLS excluded; pings are not counted.
+///
+/// The service thread counts into a private copy (O(1), no lock) and publishes it under the lock
+/// a few times a second, so 10,000 writes cost no lock traffic.
 public final class FanOutMetrics: @unchecked Sendable {
+    /// Bytes and messages written to one protocol's connections.
+    public struct Written: Sendable, Equatable {
+        public var bytes = 0
+        public var frames = 0
+
+        public init(bytes: Int = 0, frames: Int = 0) {
+            self.bytes = bytes
+            self.frames = frames
+        }
+    }
+
     public struct Reading: Sendable, Equatable {
         /// Upper bounds in ms; `counts` has one more entry, for +Inf.
-        public static let bounds: [Double] = [1, 2, 5, 10, 25, 50, 100, 150, 250, 500, 1000]
+        public static let bounds: [Double] = FineBuckets.bounds
         public var counts = Array(repeating: 0, count: bounds.count + 1)
         public var sumMilliseconds = 0.0
         public var total = 0
+        public var v1 = Written()
+        public var v2 = Written()
 
         public init() {}
 
+        public func written(_ wire: WireProtocol) -> Written {
+            switch wire {
+            case .v1: v1
+            case .v2: v2
+            }
+        }
+
         mutating func observe(milliseconds: Double) {
-            counts[Self.bounds.firstIndex { milliseconds <= $0 } ?? Self.bounds.count] += 1
+            counts[FineBuckets.index(milliseconds: milliseconds)] += 1
             sumMilliseconds += milliseconds
             total += 1
+        }
+
+        mutating func wrote(bytes: Int, frames: Int, wire: WireProtocol) {
+            switch wire {
+            case .v1: v1.bytes += bytes; v1.frames += frames
+            case .v2: v2.bytes += bytes; v2.frames += frames
+            }
         }
     }
 
     private let lock = NSLock()
     private var published = Reading()
+    private var publishedAnything = false
     /// Service thread only.
     private var pending = Reading()
+    private var pendingChanged = false
 
     public init() {}
 
@@ -33,11 +72,55 @@ public final class FanOutMetrics: @unchecked Sendable {
 
     func observe(publishedAt: UInt64, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         pending.observe(milliseconds: Double(now &- publishedAt) / 1_000_000)
+        pendingChanged = true
+    }
+
+    func wrote(bytes: Int, frames: Int, wire: WireProtocol) {
+        pending.wrote(bytes: bytes, frames: frames, wire: wire)
+        pendingChanged = true
     }
 
     func publish() {
-        guard pending.total != lock.withLock({ published.total }) else { return }
+        guard pendingChanged else { return }
+        pendingChanged = false
         let copy = pending
         lock.withLock { published = copy }
+    }
+}
+
+/// The histogram's bucket layout, in tenths of a millisecond so that every bound prints exactly
+/// (0.3, not 0.30000000000000004), and a bucket found by arithmetic rather than a search.
+enum FineBuckets {
+    /// Each range: up to `end` (exclusive of the previous range's end) in steps of `step`.
+    private static let ranges: [(end: Int, step: Int)] = [(50, 1), (500, 5), (5_000, 50), (50_000, 500)]
+
+    static let bounds: [Double] = {
+        var bounds: [Double] = []
+        var start = 0
+        for range in ranges {
+            var bound = start + range.step
+            while bound <= range.end {
+                bounds.append(Double(bound) / 10)
+                bound += range.step
+            }
+            start = range.end
+        }
+        return bounds
+    }()
+
+    /// The bucket whose bound is the smallest ≥ `milliseconds` (`bounds.count` for +Inf).
+    static func index(milliseconds: Double) -> Int {
+        let tenths = milliseconds * 10
+        var start = 0
+        var first = 0
+        for range in ranges {
+            if tenths <= Double(range.end) {
+                let steps = ((tenths - Double(start)) / Double(range.step)).rounded(.up)
+                return first + max(0, Int(steps) - 1)
+            }
+            first += (range.end - start) / range.step
+            start = range.end
+        }
+        return first
     }
 }

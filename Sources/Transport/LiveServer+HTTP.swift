@@ -58,6 +58,8 @@ extension LiveServer {
         }
         let request = HTTPRequest(method: "GET", path: path, query: HTTPHeaders.value(wsi, WSI_TOKEN_HTTP_URI_ARGS),
                                   remoteAddress: Self.peerAddress(wsi), door: door)
+        // `/metrics` reads the counters as of this request, not as of the last once-a-second publish.
+        fanOut.publish()
         if let response = configuration.dynamicRoutes(request) {
             return respond(wsi, response)
         }

@@ -208,10 +208,13 @@ extension LiveServer {
         }
         if frames.count == 1 {
             if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_TEXT) < 0 { return -1 }
+            fanOut.wrote(bytes: TextFrames.headerLength(payloadLength: frame.count) + frame.count, frames: 1,
+                         wire: connection.wire)
         } else {
             // LWS_WRITE_HTTP is lws's raw write: the bytes carry their own frame headers.
             let combined = TextFrames.concatenated(frames)
             if lws_write(wsi, combined.payload, combined.count, LWS_WRITE_HTTP) < 0 { return -1 }
+            fanOut.wrote(bytes: combined.count, frames: frames.count, wire: connection.wire)
         }
         // The write that brought this phone to the newest version; one that joined after the
         // publish is catching up, not part of the fan-out.

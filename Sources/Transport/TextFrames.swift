@@ -15,6 +15,11 @@ enum TextFrames {
         }
     }
 
+    /// The size of `header(payloadLength:)`, without building it: counted on every write.
+    static func headerLength(payloadLength length: Int) -> Int {
+        length < 126 ? 2 : length <= 0xFFFF ? 4 : 10
+    }
+
     /// The frames one after the other, headers included, ready for a raw write: built in place,
     /// as this runs per connection on the fan-out path.
     static func concatenated(_ frames: [SharedFrame]) -> SharedFrame {

@@ -65,11 +65,11 @@ final class LiveServerTests: XCTestCase {
     }
 
     /// A connection past its 101 and its greeting, and the id the server gave it.
-    private func openLive() throws -> (client: TLSTestClient, id: ConnectionID) {
-        let (client, response, key) = try upgrade(origin: "https://127.0.0.1:\(port)")
+    private func openLive(_ wire: WireProtocol = .v1) throws -> (client: TLSTestClient, id: ConnectionID) {
+        let (client, response, key) = try upgrade(subprotocol: wire.rawValue, origin: "https://127.0.0.1:\(port)")
         XCTAssertEqual(response.status, 101)
         XCTAssertEqual(response.headers["sec-websocket-accept"], TLSTestClient.webSocketAccept(for: key))
-        XCTAssertEqual(response.headers["sec-websocket-protocol"], "gather.v1")
+        XCTAssertEqual(response.headers["sec-websocket-protocol"], wire.rawValue)
         let greeting = try client.readText()
         let id = try XCTUnwrap(RecordingEvents.connection(inGreeting: greeting), greeting)
         return (client, id)
@@ -139,6 +139,25 @@ final class LiveServerTests: XCTestCase {
         server.deliver([.publishState(StateFrames(version: 2, v1Snapshot: Array("snapshot 2".utf8), v2Snapshot: Array("v2 snapshot 2".utf8), v2Patch: nil))])
         XCTAssertEqual(try client.readText(), "snapshot 2")
         XCTAssertEqual(try late.readText(), "snapshot 2")
+    }
+
+    /// What `/metrics` reports: every byte each protocol's phones were sent, and one fan-out
+    /// latency per connection brought to the new version. A dynamic route reads them as of its
+    /// request, not as of the last once-a-second publish.
+    func testTheServerCountsTheBytesAndMessagesItWritesPerProtocol() throws {
+        let (v1, _) = try openLive(.v1)
+        let (v2, _) = try openLive(.v2)
+        server.deliver([.publishState(StateFrames(version: 1, v1Snapshot: Array("snapshot 1".utf8),
+                                                  v2Snapshot: Array(repeating: UInt8(ascii: "x"), count: 200), v2Patch: nil))])
+        XCTAssertEqual(try v1.readText(), "snapshot 1")
+        XCTAssertEqual(try v2.readText().count, 200)
+        XCTAssertEqual(try get("/healthz").status, 200)
+
+        let reading = server.fanOut.read()
+        let greetings = [1, 2].map { "welcome #\($0)".utf8.count + 2 }
+        XCTAssertEqual(reading.written(.v1), .init(bytes: greetings[0] + 10 + 2, frames: 2))
+        XCTAssertEqual(reading.written(.v2), .init(bytes: greetings[1] + 200 + 4, frames: 2), "a 200-byte payload has a 4-byte header")
+        XCTAssertEqual(reading.total, 2, "one publish → write per connection")
     }
 
     func testAHandshakeWithoutTheSubprotocolIs400AndFromAForeignOriginIs403() throws {

@@ -10,6 +10,10 @@ final class TextFramesTests: XCTestCase {
         XCTAssertEqual(TextFrames.header(payloadLength: 4_806), [0x81, 126, 0x12, 0xC6])
         XCTAssertEqual(TextFrames.header(payloadLength: 65_535), [0x81, 126, 0xFF, 0xFF])
         XCTAssertEqual(TextFrames.header(payloadLength: 65_536), [0x81, 127, 0, 0, 0, 0, 0, 1, 0, 0])
+        // What /metrics counts per write, without building the header.
+        for length in [0, 125, 126, 4_806, 65_535, 65_536] {
+            XCTAssertEqual(TextFrames.headerLength(payloadLength: length), TextFrames.header(payloadLength: length).count)
+        }
     }
 
     func testTwoMessagesAreFramedInOrderWithNothingBetween() {

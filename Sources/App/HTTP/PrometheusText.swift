@@ -1,4 +1,5 @@
 import GatherCoordinator
+import GatherDelivery
 import GatherTransport
 
 /// `/metrics` in the Prometheus text exposition format.
@@ -44,7 +45,7 @@ enum PrometheusText {
         out += "gather_tick_lateness_ms_sum \(histogram.sum)\n"
         out += "gather_tick_lateness_ms_count \(histogram.total)\n"
         metric("gather_fanout_latency_ms", "histogram",
-               "From a change's snapshot being handed to the Transport to its write on each connection, in ms.")
+               "From a state version being handed to the Transport to the write that brought each connection to it, in ms.")
         cumulative = 0
         for (index, bound) in FanOutMetrics.Reading.bounds.enumerated() {
             cumulative += fanOut.counts[index]
@@ -54,6 +55,15 @@ enum PrometheusText {
         out += "gather_fanout_latency_ms_bucket{le=\"+Inf\"} \(cumulative)\n"
         out += "gather_fanout_latency_ms_sum \(fanOut.sumMilliseconds)\n"
         out += "gather_fanout_latency_ms_count \(fanOut.total)\n"
+        metric("gather_ws_bytes_written_total", "counter",
+               "WebSocket bytes handed to lws (frame headers included, before TLS; no pings), by protocol.")
+        for wire in WireProtocol.allCases {
+            out += "gather_ws_bytes_written_total{protocol=\"\(wire.rawValue)\"} \(fanOut.written(wire).bytes)\n"
+        }
+        metric("gather_ws_frames_written_total", "counter", "WebSocket messages written (no pings), by protocol.")
+        for wire in WireProtocol.allCases {
+            out += "gather_ws_frames_written_total{protocol=\"\(wire.rawValue)\"} \(fanOut.written(wire).frames)\n"
+        }
         return out
     }
 }
