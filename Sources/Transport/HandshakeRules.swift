@@ -68,7 +68,7 @@ enum HandshakeRules {
     static func securityHeaders(_ door: Door) -> [(String, String)] {
         [
             ("Content-Security-Policy",
-             "default-src 'self'; connect-src 'self'\(door == .tls ? " wss:" : ""); img-src 'self' data:; style-src 'self'; "
+             "default-src 'self'; connect-src 'self' \(door == .tls ? "wss:" : "ws:"); img-src 'self' data:; style-src 'self'; "
                  + "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
             ("X-Content-Type-Options", "nosniff"),
             ("Referrer-Policy", "no-referrer"),
