@@ -23,10 +23,12 @@ struct SourceAddresses {
     let firstBlock: Int
     let count: Int
 
-    /// Enough addresses for `connections` with at most `connectionsPerAddress` each.
-    init(firstBlock: Int, connections: Int) {
+    /// Enough addresses for `connections` with at most `connectionsPerAddress` each, and at least
+    /// as many as handshakes in flight: a few spectators on one address would otherwise run into
+    /// the server's cap on unfinished connections per address.
+    init(firstBlock: Int, connections: Int, inFlight: Int = ClientEngine.defaultInFlight) {
         self.firstBlock = firstBlock
-        count = max(1, (connections + Self.connectionsPerAddress - 1) / Self.connectionsPerAddress)
+        count = max(inFlight, (connections + Self.connectionsPerAddress - 1) / Self.connectionsPerAddress)
     }
 
     var all: [String] {
@@ -72,8 +74,10 @@ final class ClientEngine: @unchecked Sendable {
 
     /// `manySockets`: run on libev (epoll) if it is there. Only one engine per process may: libev
     /// lets one loop own the process's signal watchers, and lws attaches some to every loop.
+    static let defaultInFlight = 64
+
     init(target: ServerTarget, manySockets: Bool, wire: String, sources: SourceAddresses,
-         maximumInFlight: Int = 64) throws {
+         maximumInFlight: Int = ClientEngine.defaultInFlight) throws {
         self.target = target
         self.wire = wire
         self.maximumInFlight = maximumInFlight
