@@ -39,17 +39,6 @@ def server():
         yield running
 
 
-@pytest.fixture()
-def browsers():
-    opened = []
-
-    def open_browser(server, width, height):
-        browser = Browser(server, width, height)
-        opened.append(browser)
-        return browser
-    yield open_browser
-    for browser in opened:
-        browser.close()
 
 
 def each_view(browser: Browser):

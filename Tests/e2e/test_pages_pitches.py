@@ -16,17 +16,6 @@ from pages_support import ORGANISER, PROJECTOR, Browser, organiser, perform, pla
 PHONE = (390, 844)
 
 
-@pytest.fixture()
-def browsers():
-    opened = []
-
-    def open_browser(server, width, height):
-        browser = Browser(server, width, height)
-        opened.append(browser)
-        return browser
-    yield open_browser
-    for browser in opened:
-        browser.close()
 
 
 def set_up(server, *steps):

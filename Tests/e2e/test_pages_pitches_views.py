@@ -31,17 +31,6 @@ def busy_server():
         yield running
 
 
-@pytest.fixture()
-def browsers():
-    opened = []
-
-    def open_browser(server, width, height):
-        browser = Browser(server, width, height)
-        opened.append(browser)
-        return browser
-    yield open_browser
-    for browser in opened:
-        browser.close()
 
 
 def each_view(browser: Browser, busy: bool):

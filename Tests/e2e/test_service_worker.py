@@ -24,17 +24,6 @@ def shell() -> set[str]:
     return set(re.findall(r'"([^"]+)"', listing))
 
 
-@pytest.fixture()
-def browsers():
-    opened = []
-
-    def open_browser(server, width=390, height=844):
-        browser = Browser(server, width, height)
-        opened.append(browser)
-        return browser
-    yield open_browser
-    for browser in opened:
-        browser.close()
 
 
 def controlled_and_cached(browser: Browser):
