@@ -61,6 +61,11 @@ struct ServeCommand: ParsableCommand {
             help: "Seconds a connection may leave its messages unread before it is closed.")
     var stallTimeoutSeconds = 30
 
+    @OptionGroup var nats: NATSOptions
+
+    @Option(name: .customLong("venue"), help: "The venue's name on the NATS stream (default: the host name; a-z, 0-9, '-').")
+    var venueOption: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -99,6 +104,7 @@ struct ServeCommand: ParsableCommand {
               FileManager.default.isReadableFile(atPath: publicDirectory)
         else { throw ValidationError("--public \(publicDirectory) is not a readable folder.") }
         guard host.utf8.count <= 255, !host.isEmpty else { throw ValidationError("--host must be an address.") }
+        if nats.url != nil || venueOption != nil { _ = try parseVenue(venueOption) }
     }
 
     func run() throws {

@@ -4,6 +4,7 @@ import GatherCertificates
 import GatherCoordinator
 import GatherSecurity
 import GatherStore
+import GatherStream
 import GatherTransport
 import Logging
 
@@ -61,10 +62,22 @@ enum Server {
         // server, the server's events to the Coordinator. The server is made second, so the first
         // deliveries (the start-up snapshot) wait in this box until it exists.
         let transport = TransportBox()
+        // The stream's publisher only takes the deliveries into its bounded queue: NATS never
+        // slows the Coordinator or the Wi-Fi.
+        let remoteWatchers = RemoteWatchersBox()
+        let publisher: VenuePublisher?
+        do {
+            publisher = try VenueStream.make(options: options, logger: logger) { remoteWatchers.report($0) }
+        } catch {
+            throw StartupFailure(description: "\(error)")
+        }
         let coordinator: GatherCoordinator
         do {
             coordinator = try GatherCoordinator(store: store, environment: environment, passwords: passwords,
-                                                logger: logger, deliver: { transport.server?.deliver($0) })
+                                                logger: logger, deliver: { deliveries in
+                                                    transport.server?.deliver(deliveries)
+                                                    publisher?.enqueue(deliveries)
+                                                })
         } catch {
             throw StartupFailure(description: "cannot load the saved gather: \(error)")
         }
@@ -78,6 +91,7 @@ enum Server {
         let routes = HTTPRoutes(metrics: coordinator.metrics, exports: coordinator.exports,
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
+                                stream: { VenueStream.healthFields(publisher) },
                                 caCertificate: caCertificate, links: links,
                                 metricsReaders: options.metricsFrom.flatMap(AddressRange.init(cidr:)).map { [$0] } ?? [])
         var configuration = TransportConfiguration(
@@ -94,6 +108,11 @@ enum Server {
         transport.server = server
 
         coordinator.start()
+        do {
+            try publisher?.start()
+        } catch {
+            throw StartupFailure(description: "\(error)")
+        }
         let ports: (tls: Int, spectator: Int?)
         do {
             ports = try server.start()
@@ -102,7 +121,8 @@ enum Server {
         }
         links.bind(tlsPort: ports.tls, spectatorPort: ports.spectator)
 
-        Banner.print(links: links, inviteCode: inviteCode, certificates: certificates, pitches: coordinator.pitchNames())
+        Banner.print(links: links, inviteCode: inviteCode, certificates: certificates, pitches: coordinator.pitchNames(),
+                     stream: publisher.map { ($0.venue.rawValue, options.nats.url ?? "", $0.isConnected) })
         logger.info("serving", metadata: ["server.host": "\(options.host)", "server.port": "\(ports.tls)",
                                           "server.spectator_port": "\(ports.spectator.map(String.init) ?? "off")",
                                           "store.version": "\(coordinator.metrics.read().version)"])
@@ -111,6 +131,30 @@ enum Server {
         logger.notice("shutting down", metadata: ["signal": "\(received)"])
         server.shutdown()
         coordinator.stop()
+        publisher?.stop()
+    }
+}
+
+/// The relays' spectator count, heard by the publisher before the Coordinator exists.
+private final class RemoteWatchersBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sink: (@Sendable (Int) -> Void)?
+    private var last = 0
+
+    func report(_ count: Int) {
+        let sink = lock.withLock { () -> (@Sendable (Int) -> Void)? in
+            last = count
+            return self.sink
+        }
+        sink?(count)
+    }
+
+    func connect(_ sink: @escaping @Sendable (Int) -> Void) {
+        let count = lock.withLock { () -> Int in
+            self.sink = sink
+            return last
+        }
+        if count > 0 { sink(count) }
     }
 }
 

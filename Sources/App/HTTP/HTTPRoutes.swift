@@ -10,6 +10,8 @@ struct HTTPRoutes: Sendable {
     let exports: ExportDocuments
     let connections: @Sendable () -> Int
     let fanOut: @Sendable () -> FanOutMetrics.Reading
+    /// The venue stream's `/healthz` members (`,"nats":…,"publishedVersion":…`).
+    let stream: @Sendable () -> String
     /// The generated CA, read once at start; nil with the user's own certificate.
     let caCertificate: [UInt8]?
     let links: ServerLinks
@@ -20,7 +22,7 @@ struct HTTPRoutes: Sendable {
         switch request.path {
         case "/healthz":
             let reading = metrics.read()
-            return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())}".utf8))
+            return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())\(stream())}".utf8))
         case "/metrics":
             guard (AddressRange.loopback + metricsReaders).contains(where: { $0.contains(request.remoteAddress) }) else {
                 return HTTPResponse(status: 403, contentType: "text/plain; charset=utf-8",
