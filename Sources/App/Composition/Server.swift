@@ -108,6 +108,7 @@ enum Server {
         transport.server = server
 
         coordinator.start()
+        remoteWatchers.connect { coordinator.remoteSpectatorsCounted($0) }
         do {
             try publisher?.start()
         } catch {
