@@ -20,8 +20,9 @@ const SAVE_DELAY_MS = 300;
 
 export class LiveClient {
   constructor({ onChange = () => {}, onTick = () => {}, onPresence = () => {}, onSession = () => {},
-                onStatus = () => {}, onNotice = () => {} } = {}) {
-    Object.assign(this, { onChange, onTick, onPresence, onSession, onStatus, onNotice });
+                onStatus = () => {}, onNotice = () => {}, onLink = () => {} } = {}) {
+    Object.assign(this, { onChange, onTick, onPresence, onSession, onStatus, onNotice, onLink });
+    this.relay = false;         // welcome.relay: a read-only relay of the venue's stream
     this.state = null;
     this.version = -1;
     this.role = "spectator";
@@ -116,10 +117,18 @@ export class LiveClient {
         this.attempt = 0;
         this.role = "spectator";
         this.setStatus("live");
-        { const token = localStorage.getItem(TOKEN_KEY); if (token) this.resume(token); }
+        // A relay is for following: nobody logs in there (it would answer tls_required).
+        this.relay = message.relay === true;
+        if (!this.relay) { const token = localStorage.getItem(TOKEN_KEY); if (token) this.resume(token); }
         break;
       case "snapshot":
+        // Moved to a relay that is a moment behind: keep the newer state; its patches catch up.
+        if (this.relay && this.state && message.version < this.version) break;
         this.accept(message.state, message.version);
+        break;
+      case "link":
+        // A relay lost (or found again) the venue: the state shown is the last it heard.
+        this.onLink(message);
         break;
       case "patch":
         this.patch(message);

@@ -3,7 +3,7 @@
 
 import { LiveClient } from "./live.js";
 import { $, connectionPill } from "./dom.js";
-import { statusText } from "./format.js";
+import { statusText, linkLostText } from "./format.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
 import { keepShellOffline } from "./offline.js";
@@ -17,6 +17,9 @@ const wanted = requestedPitch();
 
 const live = new LiveClient({
   onStatus: (status) => connectionPill($("#connection"), status, statusText),
+  // On a relay: the pill says when the pitch went quiet, until it is heard again.
+  onLink: (link) => connectionPill($("#connection"), link.live ? "live" : "reconnecting",
+                                   { ...statusText, reconnecting: linkLostText(link.since) }),
   onChange: (state) => {
     board.render(state);
     const shown = wanted === "all" ? busyPitches(state).map((pitch) => pitch.id) : [board.pitchId];

@@ -3,7 +3,7 @@
 
 import { LiveClient } from "./live.js";
 import { $, connectionPill } from "./dom.js";
-import { statusText } from "./format.js";
+import { statusText, watchingText, linkLostText } from "./format.js";
 import { Announcer } from "./announce.js";
 import { keepShellOffline } from "./offline.js";
 import { busyPitches, requestedPitch } from "./state.js";
@@ -21,7 +21,11 @@ const live = new LiveClient({
   onStatus: (status) => connectionPill($("#connection"), status, statusText),
   onChange: render,
   onTick: renderClocks,
-  onPresence: (presence) => { $("#watching").textContent = `${presence.spectators} watching`; },
+  onPresence: (presence) => { $("#watching").textContent = watchingText(presence); },
+  onLink: (link) => {
+    $("#link-lost").hidden = link.live;
+    if (!link.live) $("#link-lost").textContent = linkLostText(link.since);
+  },
 });
 
 function chooseView(state) {
