@@ -38,6 +38,11 @@ public struct StreamFollower: Sendable {
     /// Set by `replay`, cleared by the next snapshot: patches seen meanwhile are not gaps.
     public private(set) var awaitingSnapshot = true
     private var reportedJunk: Set<String> = []
+    private struct Fault: Equatable {
+        var held: Int
+        var version: Int
+    }
+    private var lastFault: Fault?
 
     public init() {}
 
@@ -59,7 +64,8 @@ public struct StreamFollower: Sendable {
             guard let current = held else { break }
             if version <= current.version { break }  // a duplicate, already held
             guard from == current.version else {
-                actions += startReplay("a gap: holding \(current.version), the stream went on from \(from)")
+                actions += replayOrSkip(held: current.version, version: version,
+                                        reason: "a gap: holding \(current.version), the stream went on from \(from)")
                 break
             }
             let next: JSONValue
@@ -67,7 +73,7 @@ public struct StreamFollower: Sendable {
                 next = try JSONPatch.apply(operations, to: current.state)
             } catch {
                 actions += reportOnce("a patch to version \(version) that does not apply: \(error)")
-                actions += startReplay("a patch that does not apply")
+                actions += replayOrSkip(held: current.version, version: version, reason: "a patch that does not apply")
                 break
             }
             held = (version, next)
@@ -134,6 +140,18 @@ public struct StreamFollower: Sendable {
         guard !linkLive, natsConnected else { return [] }
         linkLive = true
         return [.linkRestored]
+    }
+
+    /// A replay fixes what this relay missed; when the replay meets the very same fault again,
+    /// the fault is in the stream itself (a forged or damaged message): that message is skipped
+    /// and the genuine patch after it chains on, instead of replaying forever.
+    private mutating func replayOrSkip(held: Int, version: Int, reason: String) -> [Action] {
+        let fault = Fault(held: held, version: version)
+        guard fault != lastFault else {
+            return reportOnce("the stream itself holds a message that does not follow version \(held); skipped")
+        }
+        lastFault = fault
+        return startReplay(reason)
     }
 
     private mutating func startReplay(_ reason: String) -> [Action] {

@@ -130,4 +130,17 @@ final class StreamFollowerTests: XCTestCase {
         let presence = Array("{\"type\":\"presence\",\"organisers\":[],\"spectators\":3}".utf8)
         XCTAssertEqual(follower.receivedTick(presence, now: 0), [.forwardPresence(presence)])
     }
+
+    func testAGapTheReplayMeetsAgainIsInTheStreamItselfAndIsSkipped() {
+        var follower = connected()
+        _ = follower.receivedState(snapshot(5, score: 0), now: 0)
+        let forged = patch(from: 9, score: 9)
+        XCTAssertEqual(follower.receivedState(forged, now: 1), [.replay(reason: "a gap: holding 5, the stream went on from 9")])
+        follower.replayStarted()
+        XCTAssertEqual(follower.receivedState(snapshot(5, score: 0), now: 2), [])
+        XCTAssertEqual(follower.receivedState(forged, now: 3),
+                       [.reportJunk("the stream itself holds a message that does not follow version 5; skipped")])
+        let six = patch(from: 5, score: 1)
+        XCTAssertEqual(follower.receivedState(six, now: 4), [.announce(snapshotFrames(6, score: 1, patch: six))])
+    }
 }

@@ -113,3 +113,94 @@ async def wait_for(predicate, timeout: float, what: str, interval: float = 0.05)
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out waiting for {what}")
         await asyncio.sleep(interval)
+
+
+class RelayProcess:
+    """One real `gather relay` on loopback, reading a venue's stream from `nats_url`."""
+
+    def __init__(self, nats_url: str, venue: str = "riverside", extra_args: tuple[str, ...] = ()):
+        from gatherlib import BINARY, PUBLIC
+        self.args = [BINARY, "relay", "--host", "127.0.0.1", "--port", "0", "--public", PUBLIC,
+                     "--nats", nats_url, "--venue", venue, *extra_args]
+        self.port = 0
+        self.process: subprocess.Popen | None = None
+        self.output: list[str] = []
+        self.errors: list[str] = []
+
+    def start(self, timeout: float = 30) -> "RelayProcess":
+        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ready = threading.Event()
+
+        def pump(stream, sink, marker):
+            for line in stream:
+                sink.append(line.rstrip("\n"))
+                if marker and line.startswith("gather: listening on port"):
+                    self.port = int(line.rsplit(" ", 1)[1])
+                    ready.set()
+        threading.Thread(target=pump, args=(self.process.stdout, self.output, True), daemon=True).start()
+        threading.Thread(target=pump, args=(self.process.stderr, self.errors, False), daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while not ready.wait(0.05):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop(signal.SIGKILL)
+                raise RuntimeError(f"gather relay did not start: {self.errors[-5:]} {self.output[-5:]}")
+        return self
+
+    def stop(self, sig: int = signal.SIGINT) -> int | None:
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        code = self.process.returncode
+        self.process = None
+        return code
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop(signal.SIGKILL)
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/live"
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        import http.client
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            return response.status, response.read()
+        finally:
+            connection.close()
+
+    def health(self) -> dict:
+        import json
+        status, body = self.get("/healthz")
+        assert status == 200, status
+        return json.loads(body)
+
+
+def start_all(*processes):
+    """Starts processes in parallel (each start waits for its ready line)."""
+    errors = []
+
+    def starter(process):
+        try:
+            process.start()
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+    threads = [threading.Thread(target=starter, args=(process,)) for process in processes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    if errors:
+        raise errors[0]
+    return processes
