@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// docs/PROTOCOL.md "Players' records", "Fair teams" and "Limits against abuse": what ending a
