@@ -201,8 +201,9 @@ public enum ActionDecoder {
     }
 
     /// Trimmed text within `length` characters and `bytesPerCharacter` bytes per character, with
-    /// no control characters and no invisible format characters (bidi overrides, zero-width
-    /// marks), which could make one name look like another's or reorder what a phone shows.
+    /// no control characters, no invisible format characters (bidi overrides, zero-width marks)
+    /// and no other invisible code points (`VisibleText`), which could make one name look like
+    /// another's, a name look blank, or reorder what a phone shows.
     static func text(_ value: JSONValue?, field: String, length: ClosedRange<Int>) throws -> String? {
         guard let raw = value?.stringValue else {
             throw invalid("\(field) must be text of \(length.lowerBound)–\(length.upperBound) characters.")
@@ -216,6 +217,9 @@ public enum ActionDecoder {
         }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) else {
             throw invalid("\(field) cannot contain invisible formatting characters.")
+        }
+        guard !trimmed.unicodeScalars.contains(where: VisibleText.isInvisible) else {
+            throw invalid("\(field) cannot contain invisible characters (fillers, joiners or variation selectors).")
         }
         guard length.contains(trimmed.count) else {
             throw invalid("\(field) must be \(length.lowerBound)–\(length.upperBound) characters long.")
