@@ -28,6 +28,9 @@ public final class VenuePublisher: @unchecked Sendable {
     private var state = LinkState.reconnecting
     private var publishedVersion: Int?
     private var remoteWatchers = 0
+    /// State versions published, and the publisher thread's CPU time spent publishing them.
+    private var statePublications = 0
+    private var publishingCPUNanoseconds: UInt64 = 0
 
     // MARK: The publisher's queue only
 
@@ -111,7 +114,14 @@ public final class VenuePublisher: @unchecked Sendable {
                 return next
             }
             guard let next else { return }
-            if !publish(next) {
+            let started = Self.threadCPUNanoseconds()
+            let published = publish(next)
+            let spent = Self.threadCPUNanoseconds() &- started
+            lock.withLock {
+                publishingCPUNanoseconds &+= spent
+                if case .tick = next {} else { statePublications += 1 }
+            }
+            if !published {
                 lock.withLock {
                     publications.restart()
                     drainScheduled = false
@@ -250,6 +260,17 @@ public final class VenuePublisher: @unchecked Sendable {
         let total = tally.total
         lock.withLock { remoteWatchers = total }
         onRemoteWatchers(total)
+    }
+
+    /// What `/metrics` shows of the stream: publications of state and the CPU they cost.
+    public func cost() -> (statePublications: Int, cpuSeconds: Double) {
+        lock.withLock { (statePublications, Double(publishingCPUNanoseconds) / 1e9) }
+    }
+
+    static func threadCPUNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

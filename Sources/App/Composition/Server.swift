@@ -92,6 +92,7 @@ enum Server {
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
                                 stream: { VenueStream.healthFields(publisher) },
+                                streamMetrics: { VenueStream.metricsText(publisher) },
                                 caCertificate: caCertificate, links: links,
                                 metricsReaders: options.metricsFrom.flatMap(AddressRange.init(cidr:)).map { [$0] } ?? [])
         var configuration = TransportConfiguration(

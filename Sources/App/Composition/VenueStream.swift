@@ -14,6 +14,28 @@ enum VenueStream {
         return VenuePublisher(endpoint: endpoint, venue: venue, logger: logger, onRemoteWatchers: onRemoteWatchers)
     }
 
+    /// Prometheus lines of the stream, appended to `/metrics`.
+    static func metricsText(_ publisher: VenuePublisher?) -> String {
+        guard let publisher else { return "" }
+        let cost = publisher.cost()
+        let reading = publisher.reading()
+        return """
+            # HELP gather_stream_state_publications_total State messages (patches and snapshots) published to NATS.
+            # TYPE gather_stream_state_publications_total counter
+            gather_stream_state_publications_total \(cost.statePublications)
+            # HELP gather_stream_publish_cpu_seconds_total CPU time of the publisher's thread spent publishing.
+            # TYPE gather_stream_publish_cpu_seconds_total counter
+            gather_stream_publish_cpu_seconds_total \(cost.cpuSeconds)
+            # HELP gather_stream_connected 1 when the venue stream's NATS connection is up.
+            # TYPE gather_stream_connected gauge
+            gather_stream_connected \(reading.state == .connected ? 1 : 0)
+            # HELP gather_presence_remote Spectators of the relays, as they last reported.
+            # TYPE gather_presence_remote gauge
+            gather_presence_remote \(reading.remoteWatchers)
+
+            """
+    }
+
     /// The `/healthz` members of the stream: `"nats"` and `"publishedVersion"`.
     static func healthFields(_ publisher: VenuePublisher?) -> String {
         guard let publisher else { return ",\"nats\":\"off\",\"publishedVersion\":null" }

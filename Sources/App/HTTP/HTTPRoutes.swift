@@ -12,6 +12,8 @@ struct HTTPRoutes: Sendable {
     let fanOut: @Sendable () -> FanOutMetrics.Reading
     /// The venue stream's `/healthz` members (`,"nats":…,"publishedVersion":…`).
     let stream: @Sendable () -> String
+    /// The venue stream's `/metrics` lines (empty without `--nats`).
+    let streamMetrics: @Sendable () -> String
     /// The generated CA, read once at start; nil with the user's own certificate.
     let caCertificate: [UInt8]?
     let links: ServerLinks
@@ -29,7 +31,8 @@ struct HTTPRoutes: Sendable {
                                     body: Array("/metrics answers loopback only; see --metrics-from.\n".utf8))
             }
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                                body: Array(PrometheusText.render(metrics.read(), fanOut: fanOut(), connections: connections()).utf8))
+                                body: Array((PrometheusText.render(metrics.read(), fanOut: fanOut(), connections: connections())
+                                                   + streamMetrics()).utf8))
         case "/api/history.json":
             return json(exports.read().historyJSON)
         case "/api/history.csv":
