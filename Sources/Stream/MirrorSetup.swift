@@ -60,7 +60,9 @@ public enum MirrorSetup {
         let status: natsStatus = mirrorName.withCString { name in
             venue.streamName.withCString { source in
                 apiPrefix.withCString { prefix in
-                    var external = jsExternalStream(APIPrefix: prefix, DeliverPrefix: nil)
+                    // libnats 3.4.1 writes DeliverPrefix without a null check: "" is "not set".
+                    "".withCString { noDeliverPrefix in
+                    var external = jsExternalStream(APIPrefix: prefix, DeliverPrefix: noDeliverPrefix)
                     return withUnsafeMutablePointer(to: &external) { externalPointer in
                         var mirror = jsStreamSource()
                         mirror.Name = source
@@ -78,6 +80,7 @@ public enum MirrorSetup {
                             jsStreamInfo_Destroy(created)
                             return status
                         }
+                    }
                     }
                 }
             }

@@ -28,17 +28,21 @@ class NatsServer:
         self.config = config
         self.process: subprocess.Popen | None = None
         self.log: list[str] = []
+        # A leaf listener's port (config `LEAF_PORT`, -1 at first), kept across restarts.
+        self.leaf_port = -1
 
     @property
     def url(self) -> str:
         return f"nats://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 15) -> "NatsServer":
-        args = [NATS_SERVER, "-a", "127.0.0.1", "-p", str(self.port), "-js", "-sd", self.store]
-        if self.config:
+        args = [NATS_SERVER, "-a", "127.0.0.1", "-p", str(self.port)]
+        if not self.config:
+            args += ["-js", "-sd", self.store]
+        else:  # the configuration has its own jetstream block, with STORE_DIR
             path = os.path.join(self._tmp.name, "server.conf")
             with open(path, "w") as handle:
-                handle.write(self.config.replace("STORE_DIR", self.store))
+                handle.write(self.config.replace("STORE_DIR", self.store).replace("LEAF_PORT", str(self.leaf_port)))
             args += ["-c", path]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         ready = threading.Event()
@@ -49,6 +53,9 @@ class NatsServer:
                 found = re.search(r"Listening for client connections on [^:]+:(\d+)", line)
                 if found:
                     self.port = int(found.group(1))
+                leaf = re.search(r"Listening for leafnode connections on [^:]+:(\d+)", line)
+                if leaf:
+                    self.leaf_port = int(leaf.group(1))
                 if "Server is ready" in line:
                     ready.set()
         threading.Thread(target=pump, args=(self.process.stderr,), daemon=True).start()
