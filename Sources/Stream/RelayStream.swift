@@ -7,8 +7,8 @@ import Logging
 /// The relay's source of the match: follows the venue's stream on NATS (replaying the state
 /// subject from its snapshot, then live; the ticks subject; the heartbeats), runs the
 /// `StreamFollower` on its own queue and hands the Transport `Delivery`s. It is also the
-/// Transport's `ConnectionEvents`: it greets spectators and refuses whatever they ask.
-public final class RelayStream: ConnectionEvents, @unchecked Sendable {
+/// Transport's `TransportSource`: it greets spectators and refuses whatever they ask.
+public final class RelayStream: TransportSource, @unchecked Sendable {
     public struct Configuration: Sendable {
         public var endpoint: NATSEndpoint
         public var venue: VenueName
@@ -95,7 +95,7 @@ public final class RelayStream: ConnectionEvents, @unchecked Sendable {
 
     public func reading() -> Health { lock.withLock { health } }
 
-    // MARK: - ConnectionEvents (the Transport's thread → the relay's queue)
+    // MARK: - TransportSource (the Transport's thread → the relay's queue)
 
     public func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol wire: WireProtocol, door: Door) {
         queue.async { [self] in
@@ -263,5 +263,5 @@ public final class RelayStream: ConnectionEvents, @unchecked Sendable {
         logger.warning("waiting for the venue: \(why); serving the pages meanwhile")
     }
 
-    static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    public static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }
