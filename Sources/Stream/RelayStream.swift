@@ -44,7 +44,7 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
     private var lastReplayAt: Int64 = .min
     private var replayWanted = false
     private var clockTimer: DispatchSourceTimer?
-    private var secondsToReport = 0
+    private var ticksToReport = 0
     private var saidWaiting = false
 
     // MARK: Shared (under `lock`), for /healthz
@@ -59,8 +59,12 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         public var nats = "reconnecting"
     }
 
-    /// Replays at most this often, whatever the stream holds.
+    /// Replays at most this often, whatever the stream holds; while the stream is not there yet
+    /// (the relay started first), it looks for it four times a second.
     static let replayIntervalMs: Int64 = 1_000
+    static let waitingIntervalMs: Int64 = 250
+    /// The clock's period; watcher reports every 20 of them (5 s).
+    static let clockPeriodMs = 250
 
     public init(configuration: Configuration, logger: Logger, deliver: @escaping @Sendable ([Delivery]) -> Void) {
         self.configuration = configuration
@@ -77,7 +81,8 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         try link.start()
         queue.async { [self] in
             let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
+            timer.schedule(deadline: .now() + .milliseconds(Self.clockPeriodMs),
+                           repeating: .milliseconds(Self.clockPeriodMs), leeway: .milliseconds(50))
             timer.setEventHandler { [weak self] in self?.clockTicked() }
             timer.resume()
             clockTimer = timer
@@ -154,9 +159,9 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         let now = Self.nowMs()
         perform(follower.clock(now: now))
         if replayWanted { replay() }
-        secondsToReport -= 1
-        if secondsToReport <= 0 {
-            secondsToReport = 5
+        ticksToReport -= 1
+        if ticksToReport <= 0 {
+            ticksToReport = 5_000 / Self.clockPeriodMs
             reportWatchers()
         }
     }
@@ -209,11 +214,12 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
     }
 
     /// Reads the state subject again from its snapshot (an ordered consumer over everything the
-    /// stream holds for it: one snapshot and the patches after it). At most once a second.
+    /// stream holds for it: one snapshot and the patches after it), at most as often as `replay(Waiting)IntervalMs`.
     private func replay() {
         let now = Self.nowMs()
         guard link.isConnected, let handles = link.handles else { return }
-        guard lastReplayAt == .min || now - lastReplayAt >= Self.replayIntervalMs else { return }
+        let interval = stateSubscription == nil ? Self.waitingIntervalMs : Self.replayIntervalMs
+        guard lastReplayAt == .min || now - lastReplayAt >= interval else { return }
         lastReplayAt = now
         replayWanted = false
         if let stateSubscription {
