@@ -125,17 +125,20 @@ async def wait_for(predicate, timeout: float, what: str, interval: float = 0.05)
 class RelayProcess:
     """One real `gather relay` on loopback, reading a venue's stream from `nats_url`."""
 
-    def __init__(self, nats_url: str, venue: str = "riverside", extra_args: tuple[str, ...] = ()):
+    def __init__(self, nats_url: str, venue: str = "riverside", extra_args: tuple[str, ...] = (),
+                 env: dict | None = None):
         from gatherlib import BINARY, PUBLIC
         self.args = [BINARY, "relay", "--host", "127.0.0.1", "--port", "0", "--public", PUBLIC,
                      "--nats", nats_url, "--venue", venue, *extra_args]
+        self.env = env
         self.port = 0
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []
         self.errors: list[str] = []
 
     def start(self, timeout: float = 30) -> "RelayProcess":
-        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        env={**os.environ, **self.env} if self.env else None)
         ready = threading.Event()
 
         def pump(stream, sink, marker):
