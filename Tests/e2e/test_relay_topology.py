@@ -7,7 +7,7 @@ import subprocess
 import time
 
 from gatherlib import BINARY, GatherServer, Live, run, signed_in
-from natslib import NatsServer, read_subject, wait_for
+from natslib import NatsServer, RelayProcess, read_subject, wait_for
 
 V2 = ("gather.v2",)
 VENUE = "riverside"
@@ -50,6 +50,7 @@ def test_the_hubs_mirror_follows_the_leaf_and_catches_up_after_the_uplink_drops(
     hub = NatsServer(config=HUB).start()
     leaf = NatsServer(config=leaf_config(hub.leaf_port)).start()
     server = GatherServer(extra_args=("--nats", leaf.url, "--venue", VENUE))
+    relay = None
     try:
         server.start()
         created = mirror(hub)
@@ -57,7 +58,10 @@ def test_the_hubs_mirror_follows_the_leaf_and_catches_up_after_the_uplink_drops(
         again = mirror(hub)
         assert again.returncode == 0 and "Already there" in again.stdout
 
+        relay = RelayProcess(hub.url).start()  # reads the hub's mirror (same name as the venue's stream)
+
         async def scenario():
+            follower = await Live.connect(None, subprotocols=V2, url=relay.ws_url)
             ann = await signed_in(server, "ann", subprotocols=V2)
             for name in ("Ann", "Ben", "Cat"):
                 assert (await ann.command({"kind": "addPlayer", "name": name}))["type"] == "ack"
@@ -70,9 +74,12 @@ def test_the_hubs_mirror_follows_the_leaf_and_catches_up_after_the_uplink_drops(
             await wait_for(mirrored, 20, "the mirror to reach the venue's version", interval=0.2)
             version, state, _ = await mirror_state(hub)
             assert state == ann.snapshot
+            await follower.wait_snapshot(ann.version, timeout=15)
+            assert follower.snapshot == ann.snapshot
 
             # The uplink drops: the venue keeps acking at Wi-Fi speed and publishing into its leaf.
             hub.stop()
+            dropped_at = time.monotonic()
             slowest = 0.0
             for index in range(30):
                 started = time.monotonic()
@@ -82,14 +89,23 @@ def test_the_hubs_mirror_follows_the_leaf_and_catches_up_after_the_uplink_drops(
             assert slowest < 1.0, f"an ack took {slowest:.3f} s with the uplink down"
             await wait_for(lambda: server.health()["publishedVersion"] == ann.version, 5, "the leaf to hold every version")
             assert server.health()["nats"] == "connected"
+            lost = await follower.until(lambda m: m["type"] == "link", 15)
+            assert lost["live"] is False and time.monotonic() - dropped_at < 15
 
             hub.start()  # same ports, same store
             await wait_for(mirrored, 30, "the mirror to catch up", interval=0.3)
             version, state, count = await mirror_state(hub)
             assert (version, state) == (ann.version, ann.snapshot)
-            await ann.close()
+            back = await follower.until(lambda m: m["type"] == "link", 30)
+            assert back["live"] is True
+            await follower.wait_snapshot(ann.version, timeout=20)
+            assert follower.snapshot == ann.snapshot
+            for client in (follower, ann):
+                await client.close()
         run(scenario())
     finally:
+        if relay:
+            relay.stop()
         server.cleanup()
         leaf.cleanup()
         hub.cleanup()
