@@ -43,17 +43,20 @@ final class ServerLinks: @unchecked Sendable {
     /// `/qr.svg`: the spectator page (of one pitch), or the organiser page for co-organisers.
     /// Drawn once per target and port.
     func qrCodeSVG(query: String?) -> String? {
-        let target = Self.qrTarget(query: query)
-        let url: String
-        switch target {
-        case .organiser: url = organiserURL
-        case .spectator(let pitch): url = spectatorURL(pitch: pitch)
-        }
+        let url = url(of: Self.qrTarget(query: query))
         return lock.withLock {
             if let cached = cachedQRCodes[url] { return cached }
             let svg = QRCode.svg(for: url)
             if cachedQRCodes.count < 64 { cachedQRCodes[url] = svg }
             return svg
+        }
+    }
+
+    /// Where a QR code of this target leads.
+    func url(of target: QRTarget) -> String {
+        switch target {
+        case .organiser: organiserURL
+        case .spectator(let pitch): spectatorURL(pitch: pitch)
         }
     }
 
