@@ -5,7 +5,7 @@ import Logging
 
 /// How a NATS connection proves who it is. Secrets come from a file or the environment, never
 /// from the command line that `ps` shows.
-public enum NATSCredentials: Sendable {
+public enum NATSCredentials: Sendable, Equatable {
     case none
     /// A `.creds` file (user JWT and NKey seed).
     case credentialsFile(String)
@@ -13,7 +13,7 @@ public enum NATSCredentials: Sendable {
 }
 
 /// Where to connect and as whom.
-public struct NATSEndpoint: Sendable {
+public struct NATSEndpoint: Sendable, Equatable {
     public var url: String
     public var credentials: NATSCredentials
     /// Shown by `nats-server` in its connection list.

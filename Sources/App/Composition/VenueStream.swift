@@ -4,14 +4,14 @@ import Logging
 
 /// `gather serve --nats`: the publisher of the venue's stream, or nil without `--nats`.
 enum VenueStream {
-    static func make(options: ServeCommand, logger: Logger,
+    static func make(settings: VenueStreamSettings?, logger: Logger,
                      onRemoteWatchers: @escaping @Sendable (Int) -> Void) throws -> VenuePublisher? {
-        guard let endpoint = options.nats.endpoint(clientName: "gather serve") else { return nil }
-        if let warning = options.nats.passwordWarning {
+        guard let settings else { return nil }
+        if let warning = settings.passwordWarning {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
         }
-        let venue = try parseVenue(options.venueOption)
-        return VenuePublisher(endpoint: endpoint, venue: venue, logger: logger, onRemoteWatchers: onRemoteWatchers)
+        return VenuePublisher(endpoint: settings.endpoint, venue: settings.venue, logger: logger,
+                              onRemoteWatchers: onRemoteWatchers)
     }
 
     /// Prometheus lines of the stream, appended to `/metrics`.

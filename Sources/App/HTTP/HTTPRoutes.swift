@@ -11,9 +11,9 @@ struct HTTPRoutes: Sendable {
     let connections: @Sendable () -> Int
     let fanOut: @Sendable () -> FanOutMetrics.Reading
     /// The venue stream's `/healthz` members (`,"nats":…,"publishedVersion":…`).
-    let stream: @Sendable () -> String
+    var stream: @Sendable () -> String = { VenueStream.healthFields(nil) }
     /// The venue stream's `/metrics` lines (empty without `--nats`).
-    let streamMetrics: @Sendable () -> String
+    var streamMetrics: @Sendable () -> String = { "" }
     /// The generated CA, read once at start; nil with the user's own certificate.
     let caCertificate: [UInt8]?
     let links: ServerLinks
@@ -26,7 +26,7 @@ struct HTTPRoutes: Sendable {
             let reading = metrics.read()
             return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())\(stream())}".utf8))
         case "/metrics":
-            guard (AddressRange.loopback + metricsReaders).contains(where: { $0.contains(request.remoteAddress) }) else {
+            guard mayReadMetrics(from: request.remoteAddress) else {
                 return HTTPResponse(status: 403, contentType: "text/plain; charset=utf-8",
                                     body: Array("/metrics answers loopback only; see --metrics-from.\n".utf8))
             }
@@ -54,6 +54,11 @@ struct HTTPRoutes: Sendable {
         default:
             return nil
         }
+    }
+
+    /// Loopback always; other addresses only inside a `--metrics-from` network.
+    func mayReadMetrics(from address: String) -> Bool {
+        (AddressRange.loopback + metricsReaders).contains { $0.contains(address) }
     }
 
     private func json(_ body: [UInt8]) -> HTTPResponse {
