@@ -107,8 +107,9 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
             spectators.insert(id)
             lock.withLock { health.spectators = spectators.count }
             var deliveries: [Delivery] = [.greet(id, RelayReplies.welcome(serverTime: Self.nowMs()))]
-            // After its snapshot (the Transport sends state before replies).
-            if follower.announced != nil, !follower.linkLive {
+            // After its snapshot (the Transport sends state before replies); also before the
+            // relay ever heard the venue, so a page does not show "Live" over nothing.
+            if !follower.linkLive {
                 deliveries.append(.send(id, RelayReplies.link(live: false, sinceMs: follower.lastHeardMs)))
             }
             deliver(deliveries)
