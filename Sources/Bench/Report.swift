@@ -5,6 +5,7 @@ struct BenchReport {
     var settings: BenchSettings
     var fanOuts: [FanOutResult] = []
     var stalled: StalledResult?
+    var relays: [RelayResult] = []
 
     struct Verdict {
         let met: Bool
@@ -118,6 +119,7 @@ struct BenchReport {
                 + "stalled one closed by the server: \(stalled.stalledClosedByServer ? "yes" : "no")"
                 + (stalled.error.map { "; stopped: \($0)" } ?? ""))
         }
+        lines += relayLines()
         lines.append("")
         lines.append("targets (issue 15)")
         for verdict in verdicts { lines.append("  [\(verdict.met ? "met" : "MISSED")] \(verdict.text)") }
@@ -126,7 +128,7 @@ struct BenchReport {
         return lines.joined(separator: "\n")
     }
 
-    private func align(_ rows: [[String]]) -> [String] {
+    func align(_ rows: [[String]]) -> [String] {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
