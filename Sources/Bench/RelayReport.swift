@@ -11,8 +11,8 @@ extension BenchReport {
                       "NATS hop share", "missing"]
         var rows = [header]
         for result in relays {
-            let idle = result.venueIdle.microsecondsPerVersion
-            let loaded = result.venueLoaded.microsecondsPerVersion
+            let idle = result.venueIdle.netMicrosecondsPerVersion
+            let loaded = result.venueLoaded.netMicrosecondsPerVersion
             let change = idle.flatMap { idle in loaded.map { ($0 - idle) / idle * 100 } }
             let perRelay = result.relayMicroseconds.indices.compactMap { result.relayMicrosecondsPerMessage($0) }
             let floor = result.floor?.microsecondsPerMessage
@@ -30,7 +30,8 @@ extension BenchReport {
         }
         lines += align(rows)
         lines += [
-            "  venue µs/version = the venue's CPU (utime+stime of every thread, /proc/PID/stat) over the score presses ÷ "
+            "  venue µs/version = the venue's CPU (every thread's run time, /proc/PID/task/*/schedstat) over the score "
+                + "presses, less its quiet background (CPU per second over 3 s without presses × the presses' time), ÷ "
                 + "versions, with no follower and with N; relay µs/msg = each relay's CPU ÷ the messages its followers read "
                 + "(patches, ticks, presence); floor = one thread writing the same frame in a tight loop (write / SSL_write) "
                 + "to as many loopback connections as one relay served",
@@ -50,12 +51,15 @@ extension BenchReport {
                     + "\(format(result.workerMicroseconds / wall, decimals: 2)) of a core")
             }
             var perCore: [String] = []
-            if let idle = result.venueIdle.microsecondsPerVersion, let loaded = result.venueLoaded.microsecondsPerVersion {
+            if let idle = result.venueIdle.netMicrosecondsPerVersion, let loaded = result.venueLoaded.netMicrosecondsPerVersion {
                 perCore.append("venue \(format(1e6 / idle, decimals: 0)) → \(format(1e6 / loaded, decimals: 0)) versions")
             }
             if let relay = result.relaysMicrosecondsPerMessage { perCore.append("a relay \(format(1e6 / relay, decimals: 0)) messages") }
             if let floor = result.floor?.microsecondsPerMessage { perCore.append("the floor \(format(1e6 / floor, decimals: 0)) messages") }
             if !perCore.isEmpty { lines.append("  \(name): per core-second: " + perCore.joined(separator: ", ")) }
+            lines.append("  \(name): venue background \(format(result.venueIdle.backgroundPerSecond / 1000)) → "
+                + "\(format(result.venueLoaded.backgroundPerSecond / 1000)) ms of CPU per second without presses; raw CPU per "
+                + "version \(opt(result.venueIdle.microsecondsPerVersion)) → \(opt(result.venueLoaded.microsecondsPerVersion)) µs")
             if result.venueLoaded.publishMicroseconds > 0, result.venueLoaded.versions > 0 {
                 lines.append("  \(name): the venue's publisher thread \(format(result.venueLoaded.publishMicroseconds / Double(result.venueLoaded.versions))) "
                     + "µs per version (gather_stream_publish_cpu_seconds_total)")
@@ -83,10 +87,13 @@ extension BenchReport {
         var verdicts: [Verdict] = []
         for result in relays {
             let name = relayName(result)
-            if let idle = result.venueIdle.microsecondsPerVersion, let loaded = result.venueLoaded.microsecondsPerVersion {
+            if let idle = result.venueIdle.netMicrosecondsPerVersion, let loaded = result.venueLoaded.netMicrosecondsPerVersion,
+               let rawIdle = result.venueIdle.microsecondsPerVersion, let rawLoaded = result.venueLoaded.microsecondsPerVersion
+            {
                 let change = (loaded - idle) / idle * 100
                 verdicts.append(Verdict(met: abs(change) <= 20, text: "\(name): venue CPU per version flat ±20% from 0 to "
-                    + "\(result.connected) followers (\(format(idle)) → \(format(loaded)) µs, \(signed(change))%)"))
+                    + "\(result.connected) followers (\(format(idle)) → \(format(loaded)) µs, \(signed(change))%; before taking "
+                    + "out the venue's quiet background \(format(rawIdle)) → \(format(rawLoaded)) µs)"))
             }
             if let relay = result.relaysMicrosecondsPerMessage, let floor = result.floor?.microsecondsPerMessage {
                 verdicts.append(Verdict(met: relay <= 1.3 * floor, text: "\(name): a relay ≤ 1.3× the floor per delivered "

@@ -54,7 +54,16 @@ struct ProcessWindow {
     /// `gather_stream_publish_cpu_seconds_total` over the windows (the venue's publisher thread).
     var publishMicroseconds = 0.0
 
+    /// The venue's CPU per second with no press (its countdown ticks, presence, the relays'
+    /// watcher reports), measured over a quiet 3 s just before: work that follows the clock, not
+    /// the versions, and a press with followers takes longer (it waits for the last follower).
+    var backgroundPerSecond = 0.0
+
     var microsecondsPerVersion: Double? { versions > 0 ? cpuMicroseconds / Double(versions) : nil }
+    /// Per version with the background taken out: what publishing one version costs.
+    var netMicrosecondsPerVersion: Double? {
+        versions > 0 ? max(0, cpuMicroseconds - backgroundPerSecond * wallMicroseconds / 1_000_000) / Double(versions) : nil
+    }
     var cores: Double { wallMicroseconds > 0 ? cpuMicroseconds / wallMicroseconds : 0 }
 }
 
@@ -119,6 +128,7 @@ struct RelayScenario {
         try driver.connectOrganisers(settings.organisers)
         try driver.startFreshGather(players: settings.players)
 
+        result.venueIdle.backgroundPerSecond = quietVenueCPU(rig)
         settings.progress("relays: \(settings.commands) presses with no follower")
         var unused = RelayResult()
         try press(driver: driver, rig: rig, workers: [], tap: tap, venue: &result.venueIdle, into: &unused, loaded: false)
@@ -127,7 +137,8 @@ struct RelayScenario {
         let before = rig.relays.map { ResidentMemory.kilobytes(of: $0.pid) ?? 0 }
         let workers = try startWorkers(result.followers, rig: rig, into: &result)
         defer { workers.forEach { $0.stop() } }
-        Thread.sleep(forTimeInterval: 3)  // idle: the memory figure is for connected, quiet followers
+        // Idle: the memory figure is for connected, quiet followers; meanwhile the venue's background.
+        let background = quietVenueCPU(rig)
         let after = rig.relays.map { ResidentMemory.kilobytes(of: $0.pid) ?? 0 }
         result.relayFollowers = (0..<result.relays).map { relay in
             (0..<result.connected).filter { $0 % result.relays == relay }.count
@@ -138,6 +149,7 @@ struct RelayScenario {
 
         settings.progress("relays: \(settings.commands) presses with \(result.connected) followers")
         var venue = ProcessWindow()
+        venue.backgroundPerSecond = background
         try press(driver: driver, rig: rig, workers: workers, tap: tap, venue: &venue, into: &result, loaded: true)
         result.venueLoaded = venue
         let last = driver.currentVersion
@@ -180,6 +192,15 @@ struct RelayScenario {
         return workers
     }
 
+    /// The venue's CPU per second over 3 quiet seconds (µs/s).
+    private func quietVenueCPU(_ rig: RelayRig) -> Double {
+        let pid = rig.venue.pid ?? 0
+        let start = (ProcessCPU.preciseMicroseconds(of: pid) ?? 0, BenchClock.nanoseconds())
+        Thread.sleep(forTimeInterval: 3)
+        let cpu = (ProcessCPU.preciseMicroseconds(of: pid) ?? 0) - start.0
+        return cpu / (Double(BenchClock.nanoseconds() - start.1) / 1e9)
+    }
+
     // MARK: - Presses
 
     private struct Mark {
@@ -197,10 +218,10 @@ struct RelayScenario {
         let publish = { Self.publishSeconds(FanOutHistogram.metricsText(rig.venueTarget)) * 1_000_000 }
         if start { mark.publish = publish() }
         mark.messages = workers.compactMap { $0.mark(version: version)?.messages }.reduce(0, +)
-        mark.venue = ProcessCPU.microseconds(of: rig.venue.pid ?? 0) ?? 0
-        mark.relays = rig.relays.map { ProcessCPU.microseconds(of: $0.pid) ?? 0 }
-        mark.nats = ProcessCPU.microseconds(of: rig.nats.pid) ?? 0
-        mark.workers = workers.compactMap { ProcessCPU.microseconds(of: $0.pid) }.reduce(0, +)
+        mark.venue = ProcessCPU.preciseMicroseconds(of: rig.venue.pid ?? 0) ?? 0
+        mark.relays = rig.relays.map { ProcessCPU.preciseMicroseconds(of: $0.pid) ?? 0 }
+        mark.nats = ProcessCPU.preciseMicroseconds(of: rig.nats.pid) ?? 0
+        mark.workers = workers.compactMap { ProcessCPU.preciseMicroseconds(of: $0.pid) }.reduce(0, +)
         mark.at = BenchClock.nanoseconds()
         if !start { mark.publish = publish() }
         return mark

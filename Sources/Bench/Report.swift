@@ -67,6 +67,7 @@ struct BenchReport {
     func table() -> String {
         var lines = ["gather-bench: \(settings.organisers) organisers (\(BenchSettings.organiserWire)), \(settings.commands) "
             + "presses per scenario, \(settings.players) players, a fresh gather every \(settings.pressesPerGather) presses", ""]
+        if fanOuts.isEmpty, stalled == nil { return (lines + relayLines()).joined(separator: "\n") }
         let header = ["scenario", "connected", "conn/s", "KB/conn", "srv µs/msg", "B/change/spect.", "srv publish→last write p50/p99",
                       "| client-bound: press p50", "p99", "max", "ack p50", "ack p99", "tick dev p50/max", "state msg B"]
         var rows = [header]

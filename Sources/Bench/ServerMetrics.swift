@@ -133,6 +133,20 @@ enum ProcessCPU {
         return (user + system) / ticksPerSecond * 1_000_000
     }
 
+    /// CPU time of every live thread in ns resolution (field 1 of `/proc/<pid>/task/*/schedstat`),
+    /// µs: `/proc/<pid>/stat` counts in 10 ms ticks, too coarse for a window of a few presses.
+    /// Threads that ended are not counted; the servers' threads live as long as they do.
+    static func preciseMicroseconds(of pid: Int32) -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total = 0.0
+        for task in tasks {
+            guard let line = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+                  let ran = line.split(separator: " ").first.flatMap({ Double($0) }) else { continue }
+            total += ran / 1_000
+        }
+        return tasks.isEmpty ? nil : total
+    }
+
     /// How long the process's threads were runnable but waiting for a core (`run_delay` of
     /// `/proc/<pid>/task/*/schedstat`, µs): on two cores shared with the bench, the part of a
     /// fan-out's latency that is not the server's own work.
