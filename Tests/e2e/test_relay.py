@@ -59,9 +59,12 @@ def test_a_relay_started_before_the_venue_waits_then_serves_every_version_as_the
                 assert welcome["protocol"] == "gather.v2" and welcome["relay"] is True
                 await wait_for(lambda: relay.health()["spectators"] == 1, 5, "the relay to count its spectator")
                 assert any("waiting for the venue" in line for line in relay.errors)
+                waiting = await early.until(lambda m: m["type"] == "link", 5)
+                assert waiting == {"type": "link", "live": False}  # never heard: no "since"
 
                 server.start()
                 first = await early.until(lambda m: m["type"] == "snapshot", 15)
+                assert (await early.until(lambda m: m["type"] == "link", 5))["live"] is True
                 door = await Live.connect(server, subprotocols=V2)
                 await door.next()
                 assert first["version"] == door.version and early.snapshot == door.snapshot
