@@ -63,7 +63,8 @@ async def latency(server, relay, presses):
         await ann.command({"kind": "addPlayer", "name": name})
     await ann.command({"kind": "createGather", "playerIds": [p["id"] for p in ann.snapshot["players"]]})
     for action in ({"kind": "balanceTeams"}, {"kind": "startGather"}):
-        await ann.command(action)
+        reply = await ann.command(action)
+        assert reply["type"] == "ack", (action, reply)
     await arrival(follower, ann.version)
     await arrival(door, ann.version)
     cpu0, pubs0 = metric(server, "gather_stream_publish_cpu_seconds_total"), metric(server, "gather_stream_state_publications_total")
@@ -72,9 +73,16 @@ async def latency(server, relay, presses):
         target = ann.version + 1
         pressed = time.perf_counter()
         await ann.send({"type": "command", "id": f"p{index}", "base": ann.version,
-                        "action": {"kind": "score", "team": "A" if index % 2 else "B", "delta": 1}})
-        door_at, relay_at = await asyncio.gather(arrival(door, target), arrival(follower, target))
-        await ann.reply(f"p{index}")
+                        "action": {"kind": "score", "team": "A" if index % 2 else "B",
+                                   "delta": 1 if (index // 2) % 2 == 0 else -1}})
+        reply_task = asyncio.ensure_future(ann.reply(f"p{index}"))
+        try:
+            door_at, relay_at = await asyncio.gather(arrival(door, target), arrival(follower, target))
+        except TimeoutError:
+            raise RuntimeError(f"press {index}: door {door.version}, relay {follower.version}, wanted {target}, "
+                               f"reply {await reply_task}, relay {relay.health()}")
+        reply = await reply_task
+        assert reply["type"] == "ack", reply
         to_door.append((door_at - pressed) * 1000)
         to_relay.append((relay_at - pressed) * 1000)
         await asyncio.sleep(0.06)  # under 20 commands a second
