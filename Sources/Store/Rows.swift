@@ -88,14 +88,16 @@ enum Rows {
 
     static func insert(_ entry: JournalEntry, in db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO journal (version, organiser, command_id, kind, subjects, at) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO journal (version, organiser, command_id, kind, subjects, at, pitch, summary)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [entry.version, entry.organiser, entry.commandID, entry.kind, subjectsText(entry.subjects),
-                             entry.at])
+                             entry.at, entry.pitch, entry.summary])
     }
 
     static func journalEntry(_ row: Row) throws -> JournalEntry {
         JournalEntry(version: row["version"], organiser: row["organiser"], commandID: row["command_id"],
-                     kind: row["kind"], subjects: try subjects(fromText: row["subjects"]), at: row["at"])
+                     kind: row["kind"], subjects: try subjects(fromText: row["subjects"]), at: row["at"],
+                     pitch: row["pitch"], summary: row["summary"])
     }
 
     // MARK: - Replies

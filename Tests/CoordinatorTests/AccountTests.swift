@@ -27,7 +27,7 @@ final class AccountTests: XCTestCase {
         let effects = harness.send(.passwordHashed(job, encodedHash: "kdf"), exhaustivity: .off)
         XCTAssertEqual(effects, [
             .send(client, .session(SessionGrant(username: "ann", token: "token-100000000000",
-                                                inviteCode: CoordinatorHarness.inviteCode))),
+                                                inviteCode: CoordinatorHarness.inviteCode, owner: true))),
             .publishPresence(organisers: ["ann"], spectators: 0),
         ])
         XCTAssertEqual(try harness.store.organiser(username: "ANN")?.passwordHash, "kdf")
