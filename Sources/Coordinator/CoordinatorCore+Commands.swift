@@ -48,7 +48,7 @@ extension CoordinatorCore {
     private enum Decision {
         case rejected(Rejection)
         /// `described`: the activity list's sentence and pitch, worded from the state before and after.
-        case applied(GatherState, subjects: Set<Subject>, kind: String, described: (sentence: String, pitch: Int?))
+        case applied(GatherState, subjects: Set<Subject>, kind: ActionKind, described: (sentence: String, pitch: Int?))
     }
 
     private func decide(_ command: Command, organiser: String, now: Int64) throws -> Decision {
@@ -131,7 +131,7 @@ extension CoordinatorCore {
         let expired = GatherRules.expireTimers(&next, now: now)
         guard !expired.isEmpty else { return false }
         let names = expired.compactMap { state.pitch($0)?.name }.joined(separator: ", ")
-        let entry = JournalEntry(version: version + 1, organiser: nil, commandID: nil, kind: "timerExpired",
+        let entry = JournalEntry(version: version + 1, organiser: nil, commandID: nil, kind: .timerExpired,
                                  subjects: Set(expired.map(Subject.timer)), at: now,
                                  pitch: expired.count == 1 ? expired.first : nil,
                                  summary: "Full time on \(names): the timer ran out")

@@ -226,9 +226,9 @@ extension CoordinatorCore {
 
     private func activity(before: Int?, limit: Int) throws -> [ActivityItem] {
         try store.activity(before: before, limit: limit).map { entry in
-            ActivityItem(version: entry.version, at: entry.at, organiser: entry.organiser, kind: entry.kind,
+            ActivityItem(version: entry.version, at: entry.at, organiser: entry.organiser, kind: entry.kind.rawValue,
                          pitch: entry.pitch ?? ActivitySentence.pitch(of: entry.subjects),
-                         summary: entry.summary ?? ActivitySentence.fallback(kind: entry.kind))
+                         summary: entry.summary ?? ActivitySentence.fallback(kind: entry.kind.rawValue))
         }
     }
 

@@ -90,14 +90,18 @@ enum Rows {
         try db.execute(sql: """
             INSERT INTO journal (version, organiser, command_id, kind, subjects, at, pitch, summary)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [entry.version, entry.organiser, entry.commandID, entry.kind, subjectsText(entry.subjects),
-                             entry.at, entry.pitch, entry.summary])
+            """, arguments: [entry.version, entry.organiser, entry.commandID, entry.kind.rawValue,
+                             subjectsText(entry.subjects), entry.at, entry.pitch, entry.summary])
     }
 
     static func journalEntry(_ row: Row) throws -> JournalEntry {
-        JournalEntry(version: row["version"], organiser: row["organiser"], commandID: row["command_id"],
-                     kind: row["kind"], subjects: try subjects(fromText: row["subjects"]), at: row["at"],
-                     pitch: row["pitch"], summary: row["summary"])
+        let name: String = row["kind"]
+        guard let kind = ActionKind(rawValue: name) else {
+            throw StoreError("The journal's change kind \"\(name)\" cannot be read; the database may be damaged.")
+        }
+        return JournalEntry(version: row["version"], organiser: row["organiser"], commandID: row["command_id"],
+                            kind: kind, subjects: try subjects(fromText: row["subjects"]), at: row["at"],
+                            pitch: row["pitch"], summary: row["summary"])
     }
 
     // MARK: - Replies

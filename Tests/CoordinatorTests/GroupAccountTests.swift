@@ -69,7 +69,11 @@ final class GroupAccountTests: XCTestCase {
                                  "inviteCode": .string(CoordinatorHarness.inviteCode)], .badInvite)
         let accepted = h.message(newcomer, ["type": "register", "id": "g2", "username": "dee", "password": "long enough",
                                             "inviteCode": .string(code)], exhaustivity: .off)
-        guard case .hashPassword = accepted.first else { return XCTFail("the new code was refused: \(accepted)") }
+        guard case .hashPassword(let job) = accepted.first else { return XCTFail("the new code was refused: \(accepted)") }
+        let granted = h.send(.passwordHashed(job, encodedHash: "kdf"), exhaustivity: .off)
+        guard case .send(newcomer, .session(let grant?)) = granted.first else { return XCTFail("\(granted)") }
+        XCTAssertEqual(grant.inviteCode, code)
+        XCTAssertFalse(grant.owner)
         _ = try h.restart()
         XCTAssertEqual(try h.store.inviteCode(), code, "kept across a restart")
         let later = h.connect(21, address: "10.0.0.21")
