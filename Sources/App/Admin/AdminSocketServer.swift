@@ -98,11 +98,14 @@ final class AdminSocketServer: @unchecked Sendable {
 
     /// What the log says about a request: never the password's hash.
     private static func describe(_ request: AdminRequest) -> String {
-        switch request {
+        func safe(_ name: String) -> String {
+            String(name.unicodeScalars.prefix(40).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+        }
+        return switch request {
         case .list: "list"
-        case .remove(let name): "remove \(name.prefix(40))"
-        case .makeOwner(let name): "make-owner \(name.prefix(40))"
-        case .resetPassword(let name, _): "reset-password \(name.prefix(40))"
+        case .remove(let name): "remove \(safe(name))"
+        case .makeOwner(let name): "make-owner \(safe(name))"
+        case .resetPassword(let name, _): "reset-password \(safe(name))"
         }
     }
 }
