@@ -218,3 +218,27 @@ def test_a_relay_refuses_bad_options_with_a_clear_error(arguments, message):
     result = subprocess.run([BINARY, "relay", "--port", "0", "--public", PUBLIC, "--nats", "nats://127.0.0.1:1", *arguments],
                             capture_output=True, text=True, timeout=30)
     assert result.returncode != 0 and message in result.stderr, result.stderr
+
+
+def test_a_relay_with_a_certificate_serves_its_followers_over_tls_only():
+    with NatsServer() as broker:
+        server = venue_server(broker.url)
+        server.start()
+        relay = RelayProcess(broker.url, extra_args=(
+            "--tls-cert", f"{server.cert_dir}/server.pem", "--tls-key", f"{server.cert_dir}/server-key.pem"))
+        try:
+            relay.start()
+
+            async def scenario():
+                follower = await Live.connect(server, subprotocols=V2, url=f"wss://127.0.0.1:{relay.port}/live")
+                assert follower.messages[0]["relay"] is True
+                snapshot = await follower.until(lambda m: m["type"] == "snapshot", 10)
+                assert snapshot["version"] == server.health()["version"]
+                await follower.close()
+                # Plain HTTP on that port is not served.
+                with pytest.raises(Exception):
+                    relay.get("/healthz")
+            run(scenario())
+        finally:
+            relay.stop()
+            server.cleanup()
