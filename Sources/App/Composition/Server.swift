@@ -46,7 +46,13 @@ enum Server {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
         }
 
-        let inviteCode = settings.inviteCode ?? SecureRandom.inviteCode()
+        // Kept across restarts (a printed QR code keeps working); --invite-code replaces it.
+        let inviteCode: String
+        do {
+            inviteCode = try keptInviteCode(store: store, replacement: settings.inviteCode)
+        } catch {
+            throw StartupFailure(description: "cannot keep the invite code: \(error)")
+        }
         let links = ServerLinks(identity: identity, host: settings.host)
         let hasher = PasswordHasher()
         let environment = CoordinatorEnvironment(
@@ -56,7 +62,8 @@ enum Server {
             hashToken: { Digest.sha256Hex($0) },
             inviteCode: inviteCode,
             decoyPasswordHash: hasher.hash(SecureRandom.token()),
-            organiserAddress: { [links] in links.organiserURL }
+            organiserAddress: { [links] in links.organiserURL },
+            newInviteCode: { SecureRandom.inviteCode() }
         )
         let passwords = PasswordService(hash: { hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
 
@@ -110,6 +117,16 @@ enum Server {
         let server = LiveServer(configuration: configuration, logger: logger, source: coordinator)
         transport.server = server
 
+        // The laptop's `gather organisers …` reaches this running server here.
+        let admin: AdminSocketServer
+        do {
+            admin = try AdminSocketServer(dataFolder: settings.dataDirectory, logger: logger) { request in
+                coordinator.admin(request)
+            }
+        } catch {
+            throw StartupFailure(description: "\(error)")
+        }
+
         coordinator.start()
         remoteWatchers.connect { coordinator.remoteSpectatorsCounted($0) }
         do {
@@ -117,10 +134,12 @@ enum Server {
         } catch {
             throw StartupFailure(description: "\(error)")
         }
+        admin.start()
         let ports: ListeningPorts
         do {
             ports = try server.start()
         } catch {
+            admin.stop()
             throw StartupFailure(description: "cannot start the server: \(error)")
         }
         links.bind(tlsPort: ports.tls ?? 0, spectatorPort: ports.spectator)
@@ -133,30 +152,42 @@ enum Server {
 
         let received = signals.wait()
         logger.notice("shutting down", metadata: ["signal": "\(received)"])
+        admin.stop()
         server.shutdown()
         coordinator.stop()
         publisher?.stop()
     }
+
+    /// The stored invite code, replaced by `replacement` when one was given; a new random one the
+    /// first time.
+    static func keptInviteCode(store: SQLiteStore, replacement: String?) throws -> String {
+        if let replacement {
+            try store.setInviteCode(replacement)
+            return replacement
+        }
+        if let kept = try store.inviteCode() { return kept }
+        let fresh = SecureRandom.inviteCode()
+        try store.setInviteCode(fresh)
+        return fresh
+    }
 }
 
 /// The relays' spectator count, heard by the publisher before the Coordinator exists.
-private final class RemoteWatchersBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sink: (@Sendable (Int) -> Void)?
-    private var last = 0
+private final class RemoteWatchersBox: Sendable {
+    private let state = Mutex<(sink: (@Sendable (Int) -> Void)?, last: Int)>((nil, 0))
 
     func report(_ count: Int) {
-        let sink = lock.withLock { () -> (@Sendable (Int) -> Void)? in
-            last = count
-            return self.sink
+        let sink = state.withLock { value in
+            value.last = count
+            return value.sink
         }
         sink?(count)
     }
 
     func connect(_ sink: @escaping @Sendable (Int) -> Void) {
-        let count = lock.withLock { () -> Int in
-            self.sink = sink
-            return last
+        let count = state.withLock { value in
+            value.sink = sink
+            return value.last
         }
         if count > 0 { sink(count) }
     }
