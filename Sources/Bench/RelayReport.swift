@@ -30,7 +30,7 @@ extension BenchReport {
         }
         lines += align(rows)
         lines += [
-            "  venue µs/version = the venue's CPU (every thread's run time, /proc/PID/task/*/schedstat) over the score "
+            "  venue µs/version = the venue's CPU (every thread, its process CPU clock: /proc/PID/stat's figure in ns) over the score "
                 + "presses, less its quiet background (CPU per second over 3 s without presses × the presses' time), ÷ "
                 + "versions, with no follower and with N; relay µs/msg = each relay's CPU ÷ the messages its followers read "
                 + "(patches, ticks, presence); floor = one thread writing the same frame in a tight loop (write / SSL_write) "

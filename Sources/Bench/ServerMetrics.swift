@@ -133,18 +133,17 @@ enum ProcessCPU {
         return (user + system) / ticksPerSecond * 1_000_000
     }
 
-    /// CPU time of every live thread in ns resolution (field 1 of `/proc/<pid>/task/*/schedstat`),
-    /// µs: `/proc/<pid>/stat` counts in 10 ms ticks, too coarse for a window of a few presses.
-    /// Threads that ended are not counted; the servers' threads live as long as they do.
+    /// CPU time of the whole process (every thread, ended ones too) in ns resolution, µs: the
+    /// process's CPU clock (`clock_getcpuclockid`). `/proc/<pid>/stat` counts in 10 ms ticks, too
+    /// coarse for a window of a few presses; summing `/proc/<pid>/task/*/schedstat` loses the
+    /// threads that ended (the password checks' threads).
     static func preciseMicroseconds(of pid: Int32) -> Double? {
-        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
-        var total = 0.0
-        for task in tasks {
-            guard let line = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
-                  let ran = line.split(separator: " ").first.flatMap({ Double($0) }) else { continue }
-            total += ran / 1_000
+        var clock = clockid_t()
+        var now = timespec()
+        guard pid > 0, clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &now) == 0 else {
+            return microseconds(of: pid)
         }
-        return tasks.isEmpty ? nil : total
+        return Double(now.tv_sec) * 1_000_000 + Double(now.tv_nsec) / 1_000
     }
 
     /// How long the process's threads were runnable but waiting for a core (`run_delay` of
