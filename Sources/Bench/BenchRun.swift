@@ -73,13 +73,13 @@ struct BenchRun {
             log("the relay scenarios start their own venue and relays: they need --server, not --url")
             return []
         }
-        var settings = settings()
-        // Their own budget: the other scenarios may have spent the run's.
-        settings.runDeadline = Date(timeIntervalSinceNow: Double(options.budgetSeconds))
-        let scenario = RelayScenario(executable: URL(fileURLWithPath: executable).standardizedFileURL.path,
-                                     publicDirectory: URL(fileURLWithPath: options.public).standardizedFileURL.path,
-                                     settings: settings, natsExecutable: options.natsServer)
         return options.relayTransport.map { transport in
+            var settings = settings()
+            // Each its own budget: the scenarios before may have spent the run's.
+            settings.runDeadline = Date(timeIntervalSinceNow: Double(options.budgetSeconds))
+            let scenario = RelayScenario(executable: URL(fileURLWithPath: executable).standardizedFileURL.path,
+                                         publicDirectory: URL(fileURLWithPath: options.public).standardizedFileURL.path,
+                                         settings: settings, natsExecutable: options.natsServer)
             log("relays: \(options.followers) followers over \(options.relays) \(transport.rawValue) relay(s)")
             // The floor holds both ends of each connection in this process.
             return scenario.run(followers: options.followers, relays: options.relays, tls: transport == .tls,
