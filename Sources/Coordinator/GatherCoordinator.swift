@@ -20,8 +20,8 @@ public struct PasswordService: Sendable {
 
 /// The single writer: runs `CoordinatorCore` on one serial Dispatch queue and carries out its
 /// effects — rendering them into `Delivery`s for the Transport, the countdown's
-/// `DispatchSourceTimer`, the KDF off-queue. It hears the Transport as its `ConnectionEvents`.
-public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
+/// `DispatchSourceTimer`, the KDF off-queue. It is the Transport's `TransportSource`.
+public final class GatherCoordinator: TransportSource, @unchecked Sendable {
     public let queue = DispatchQueue(label: "gather.coordinator", qos: .userInteractive)
     public let metrics = CoordinatorMetrics()
     public let exports = ExportDocuments()
@@ -71,7 +71,7 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
         }
     }
 
-    // MARK: - ConnectionEvents (the Transport's service thread)
+    // MARK: - TransportSource (the Transport's service thread)
 
     public func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol wire: WireProtocol, door: Door) {
         post(.clientConnected(id, address: remoteAddress, protocol: wire, door: door))

@@ -6,6 +6,7 @@ import GatherSecurity
 import GatherStore
 import GatherTransport
 import Logging
+import Synchronization
 
 /// The composition root of `gather serve`: builds every part, wires them, runs until a signal.
 enum Server {
@@ -91,20 +92,20 @@ enum Server {
         configuration.spectatorPort = settings.spectatorPort
         configuration.pingIntervalSeconds = settings.pingIntervalSeconds
         configuration.stalledTimeoutSeconds = settings.stallTimeoutSeconds
-        let server = LiveServer(configuration: configuration, logger: logger, events: coordinator)
+        let server = LiveServer(configuration: configuration, logger: logger, source: coordinator)
         transport.server = server
 
         coordinator.start()
-        let ports: (tls: Int, spectator: Int?)
+        let ports: ListeningPorts
         do {
             ports = try server.start()
         } catch {
             throw StartupFailure(description: "cannot start the server: \(error)")
         }
-        links.bind(tlsPort: ports.tls, spectatorPort: ports.spectator)
+        links.bind(tlsPort: ports.tls ?? 0, spectatorPort: ports.spectator)
 
         Banner.print(links: links, inviteCode: inviteCode, certificates: certificates, pitches: coordinator.pitchNames())
-        logger.info("serving", metadata: ["server.host": "\(settings.host)", "server.port": "\(ports.tls)",
+        logger.info("serving", metadata: ["server.host": "\(settings.host)", "server.port": "\(ports.tls ?? 0)",
                                           "server.spectator_port": "\(ports.spectator.map(String.init) ?? "off")",
                                           "store.version": "\(coordinator.metrics.read().version)"])
 
@@ -117,12 +118,11 @@ enum Server {
 
 /// Holds the server for the closures made before it exists. Set once, on the starting thread,
 /// before any connection can open; read from the Coordinator's queue and the service thread.
-private final class TransportBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: LiveServer?
+private final class TransportBox: Sendable {
+    private let stored = Mutex<LiveServer?>(nil)
 
     var server: LiveServer? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

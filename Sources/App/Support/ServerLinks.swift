@@ -1,14 +1,18 @@
 import Foundation
 import GatherCertificates
+import Synchronization
 
 /// The addresses people type or scan to reach this laptop, known once the ports are bound:
 /// organisers always over TLS; spectators through the plain-HTTP door when it is open (no
 /// certificate to install), else over TLS too.
-final class ServerLinks: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tlsPort = 0
-    private var spectatorPort: Int?
-    private var cachedQRCodes: [String: String] = [:]
+final class ServerLinks: Sendable {
+    private struct Bound {
+        var tlsPort = 0
+        var spectatorPort: Int?
+        var cachedQRCodes: [String: String] = [:]
+    }
+
+    private let bound = Mutex(Bound())
     let hosts: [String]
 
     init(identity: MachineIdentity, host: String) {
@@ -16,15 +20,11 @@ final class ServerLinks: @unchecked Sendable {
     }
 
     func bind(tlsPort: Int, spectatorPort: Int?) {
-        lock.withLock {
-            self.tlsPort = tlsPort
-            self.spectatorPort = spectatorPort
-            cachedQRCodes = [:]
-        }
+        bound.withLock { $0 = Bound(tlsPort: tlsPort, spectatorPort: spectatorPort) }
     }
 
-    var port: Int { lock.withLock { tlsPort } }
-    var plainPort: Int? { lock.withLock { spectatorPort } }
+    var port: Int { bound.withLock { $0.tlsPort } }
+    var plainPort: Int? { bound.withLock { $0.spectatorPort } }
 
     /// The TLS base URL of every reachable address, LAN first.
     var secureBaseURLs: [String] { hosts.map(secureBase) }
@@ -44,10 +44,10 @@ final class ServerLinks: @unchecked Sendable {
     /// Drawn once per target and port.
     func qrCodeSVG(query: String?) -> String? {
         let url = url(of: Self.qrTarget(query: query))
-        return lock.withLock {
-            if let cached = cachedQRCodes[url] { return cached }
+        return bound.withLock { bound in
+            if let cached = bound.cachedQRCodes[url] { return cached }
             let svg = QRCode.svg(for: url)
-            if cachedQRCodes.count < 64 { cachedQRCodes[url] = svg }
+            if bound.cachedQRCodes.count < 64 { bound.cachedQRCodes[url] = svg }
             return svg
         }
     }
