@@ -51,14 +51,15 @@ def test_a_relay_started_before_the_venue_waits_then_serves_every_version_as_the
         server = venue_server(broker.url)
         try:
             async def scenario():
+                await wait_for(lambda: relay.health()["nats"] == "connected", 10, "the relay's NATS connection")
                 health = relay.health()
                 assert health["venue"] == VENUE and health["version"] is None and health["lastHeardMs"] is None
-                assert health["nats"] == "connected" and health["spectators"] == 0
+                assert health["spectators"] == 0
                 early = await relay_client(relay)
                 welcome = early.messages[0]
                 assert welcome["protocol"] == "gather.v2" and welcome["relay"] is True
                 await wait_for(lambda: relay.health()["spectators"] == 1, 5, "the relay to count its spectator")
-                assert any("waiting for the venue" in line for line in relay.errors)
+                await wait_for(lambda: any("waiting for the venue" in line for line in relay.errors), 10, "the log line")
                 waiting = await early.until(lambda m: m["type"] == "link", 5)
                 assert waiting == {"type": "link", "live": False}  # never heard: no "since"
 
