@@ -99,6 +99,7 @@ struct EngineShared {
     var samplePatch: [UInt8] = []
     /// Per version, how many ready spectators hold it.
     var holders: [Int: Int] = [:]
+    var reported: Set<Int> = []
 
     /// A spectator moved from `old` to `version`: the versions every ready, open spectator now holds.
     mutating func noteHolders(from old: Int, to version: Int) -> [Int] {
@@ -107,7 +108,10 @@ struct EngineShared {
         for passed in (old + 1)...version {
             let count = holders[passed, default: 0] + 1
             holders[passed] = count
-            if count == expected { complete.append(passed) }
+            if count >= expected, !reported.contains(passed) {
+                reported.insert(passed)
+                complete.append(passed)
+            }
         }
         return complete
     }

@@ -181,7 +181,10 @@ extension ClientEngine {
                 shared.round.reached += 1
                 if shared.round.reached >= shared.round.expected { condition.broadcast() }
             }
-            guard versionReached != nil, connection.role == .spectator, isNew, wasReady, old >= 0 else { return [] }
+            guard versionReached != nil, connection.role == .spectator, isNew else { return [] }
+            // A follower that became ready late holds its first snapshot's version.
+            if becameReady { return shared.noteHolders(from: version - 1, to: version) }
+            guard wasReady, old >= 0 else { return [] }
             return shared.noteHolders(from: old, to: version)
         }
         for version in reached { versionReached?(version, now) }

@@ -25,7 +25,7 @@ struct FollowerWorker {
                                       targets: targets)
         engine.versionReached = { version, at in output.write("reached \(version) \(at)") }
         _ = engine.open(.spectator, count: followers)
-        engine.wait(seconds: max(90, Double(followers) / 100)) { $0.readySpectators + $0.failed >= followers }
+        engine.wait(seconds: max(90, Double(followers) / 40)) { $0.readySpectators + $0.failed >= followers }
         let (ready, failed, firstError) = engine.read { ($0.readySpectators, $0.failed, $0.firstError) }
         let reason = (firstError ?? "-").replacingOccurrences(of: "\n", with: " ")
         output.write("ready \(ready) \(failed) \(reason)")

@@ -179,7 +179,7 @@ struct RelayScenario {
         settings.progress("connecting \(followers) followers to \(rig.relayTargets.count) relay(s) from \(count) process(es)")
         let startedAt = Date()
         for worker in workers {
-            guard let ready = worker.waitReady(seconds: max(120, Double(worker.followers) / 50)) else {
+            guard let ready = worker.waitReady(seconds: max(120, Double(worker.followers) / 35)) else {
                 throw BenchError("a follower process did not report (see its errors above)")
             }
             result.connected += ready.ready
