@@ -7,7 +7,7 @@ import { statusText } from "./format.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
 import { keepShellOffline } from "./offline.js";
-import { busyPitches, requestedPitch } from "./state.js";
+import { shownPitches, requestedPitch } from "./state.js";
 import { PitchBoard } from "./scoreboard-pitch.js";
 import { VenueBoard } from "./scoreboard-venue.js";
 
@@ -19,7 +19,7 @@ const live = new LiveClient({
   onStatus: (status) => connectionPill($("#connection"), status, statusText),
   onChange: (state) => {
     board.render(state);
-    const shown = wanted === "all" ? busyPitches(state).map((pitch) => pitch.id) : [board.pitchId];
+    const shown = wanted === "all" ? shownPitches(state).map((pitch) => pitch.id) : [board.pitchId];
     announcer.update(state, shown, { namePitches: wanted === "all" });
   },
   onTick: () => board.renderClock(),

@@ -6,7 +6,7 @@ import { $, connectionPill } from "./dom.js";
 import { statusText } from "./format.js";
 import { Announcer } from "./announce.js";
 import { keepShellOffline } from "./offline.js";
-import { busyPitches, requestedPitch } from "./state.js";
+import { shownPitches, requestedPitch } from "./state.js";
 import { renderMatch, renderMatchClock } from "./spectator-match.js";
 import { renderCards, renderCardClocks } from "./spectator-cards.js";
 import { StandingsTable, renderResults } from "./spectator-table.js";
@@ -26,7 +26,7 @@ const live = new LiveClient({
 
 function chooseView(state) {
   if (typeof wanted === "number") return { cards: false, pitches: [wanted] };
-  const busy = busyPitches(state).map((pitch) => pitch.id);
+  const busy = shownPitches(state).map((pitch) => pitch.id);
   if (busy.length > 1) return { cards: true, pitches: busy };
   return { cards: false, pitches: busy.length ? busy : [1] };
 }
