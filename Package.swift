@@ -63,10 +63,14 @@ let package = Package(
         ], path: "Sources/Bench"),
 
         // MARK: - Tests
-        .testTarget(name: "ModelTests", dependencies: ["GatherModel"], path: "Tests/ModelTests"),
-        .testTarget(name: "PresentersTests", dependencies: ["GatherPresenters", "GatherDelivery"], path: "Tests/PresentersTests"),
-        .testTarget(name: "StoreTests", dependencies: ["GatherStore"], path: "Tests/StoreTests"),
-        .testTarget(name: "CoordinatorTests", dependencies: ["GatherCoordinator", "GatherStore", "GatherDelivery"],
+        /// Test-only conveniences (pitch 1's shorthands), kept out of the Model's public API.
+        .target(name: "GatherModelTestSupport", dependencies: ["GatherModel"], path: "Tests/Support/GatherModelTestSupport"),
+        .testTarget(name: "ModelTests", dependencies: ["GatherModel", "GatherModelTestSupport"], path: "Tests/ModelTests"),
+        .testTarget(name: "PresentersTests", dependencies: ["GatherPresenters", "GatherDelivery", "GatherModelTestSupport"],
+                    path: "Tests/PresentersTests"),
+        .testTarget(name: "StoreTests", dependencies: ["GatherStore", "GatherModelTestSupport"], path: "Tests/StoreTests"),
+        .testTarget(name: "CoordinatorTests", dependencies: ["GatherCoordinator", "GatherStore", "GatherDelivery",
+                                                             "GatherModelTestSupport"],
                     path: "Tests/CoordinatorTests"),
         .testTarget(name: "TransportTests", dependencies: [
             "GatherTransport", "GatherDelivery", "GatherLWS", "CLibWebSockets", "COpenSSL", "GatherCertificates",

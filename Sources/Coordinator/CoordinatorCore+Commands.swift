@@ -46,7 +46,7 @@ extension CoordinatorCore {
 
     private enum Decision {
         case rejected(Rejection)
-        case applied(GatherState, subjects: Set<Subject>, kind: String)
+        case applied(GatherState, subjects: Set<Subject>, kind: ActionKind)
     }
 
     private func decide(_ command: Command, organiser: String, now: Int64) throws -> Decision {
@@ -126,7 +126,7 @@ extension CoordinatorCore {
         var next = state
         let expired = GatherRules.expireTimers(&next, now: now)
         guard !expired.isEmpty else { return false }
-        let entry = JournalEntry(version: version + 1, organiser: nil, commandID: nil, kind: "timerExpired",
+        let entry = JournalEntry(version: version + 1, organiser: nil, commandID: nil, kind: .timerExpired,
                                  subjects: Set(expired.map(Subject.timer)), at: now)
         do {
             try commit(next, entry: entry, into: &effects)

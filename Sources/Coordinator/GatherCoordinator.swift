@@ -32,8 +32,8 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
     private let deliver: @Sendable ([Delivery]) -> Void
     private let kdfQueue = DispatchQueue(label: "gather.kdf", qos: .utility, attributes: .concurrent)
     private let logger: Logger
-    /// The gather.v2 rendering of the last published version, to patch the next one from.
-    private var lastV2State: (version: Int, json: JSONValue)?
+    /// The last published version's rendering, for `StateRenderer` to patch the next one from.
+    private var lastRendering: StateRendering?
     /// One countdown per running timer, all on the Coordinator's queue.
     private var countdownTimers: [Pitch.ID: (timer: DispatchSourceTimer, dueAt: Int64)] = [:]
     private var presenceTimer: DispatchSourceTimer?
@@ -98,7 +98,9 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
             case .send(let client, let message):
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
             case .publishSnapshot(let version, let state):
-                deliveries.append(.publishState(renderState(version: version, state: state, now: now)))
+                let rendered = StateRenderer.render(version: version, state: state, now: now, after: lastRendering)
+                lastRendering = rendered.rendering
+                deliveries.append(.publishState(rendered.frames))
                 exports.follow(state)
             case .publishTick(let pitch, let timer):
                 deliveries.append(.publishTick(pitch: pitch, bytes: MessagePresenter.bytes(.tick(pitch: pitch, timer: timer,
@@ -128,23 +130,6 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
         }
         metrics.update(version: core.version, decisions: core.tally)
         if !deliveries.isEmpty { deliver(deliveries) }
-    }
-
-    /// One version for every audience: the gather.v1 snapshot, the gather.v2 snapshot, and the
-    /// gather.v2 patch from the version before, each encoded once for every connection.
-    private func renderState(version: Int, state: GatherState, now: Int64) -> StateFrames {
-        let v2 = StatePresenter.json(state, now: now, protocol: .v2)
-        var patch: [UInt8]?
-        if let previous = lastV2State, previous.version == version - 1 {
-            patch = MessagePresenter.bytes(.patch(from: previous.version, version: version,
-                                                  operations: JSONPatch.diff(from: previous.json, to: v2)))
-        }
-        lastV2State = (version, v2)
-        return StateFrames(
-            version: version,
-            v1Snapshot: MessagePresenter.bytes(.snapshot(version: version, state: state, now: now)),
-            v2Snapshot: JSONWriter.bytes(["type": "snapshot", "version": .int(version), "state": v2]),
-            v2Patch: patch)
     }
 
     private func scheduleCountdown(pitch: Pitch.ID, at: Int64?) {

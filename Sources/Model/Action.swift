@@ -13,14 +13,14 @@ public enum Action: Equatable, Sendable {
     // MARK: A pitch's gather
     case onPitch(Pitch.ID, GatherAction)
 
-    public var kind: String {
+    public var kind: ActionKind {
         switch self {
-        case .addPlayer: "addPlayer"
-        case .editPlayer: "editPlayer"
-        case .removePlayer: "removePlayer"
-        case .addPitch: "addPitch"
-        case .renamePitch: "renamePitch"
-        case .removePitch: "removePitch"
+        case .addPlayer: .addPlayer
+        case .editPlayer: .editPlayer
+        case .removePlayer: .removePlayer
+        case .addPitch: .addPitch
+        case .renamePitch: .renamePitch
+        case .removePitch: .removePitch
         case .onPitch(_, let action): action.kind
         }
     }
@@ -49,46 +49,29 @@ public enum GatherAction: Equatable, Sendable {
     case endGather
     case cancelGather
 
-    public var kind: String {
+    public var kind: ActionKind {
         switch self {
-        case .createGather: "createGather"
-        case .assign: "assign"
-        case .renameTeam: "renameTeam"
-        case .startGather: "startGather"
-        case .score: "score"
-        case .setScorer: "setScorer"
-        case .cancelGoal: "cancelGoal"
-        case .restoreGoal: "restoreGoal"
-        case .setTeamColour: "setTeamColour"
-        case .balanceTeams: "balanceTeams"
-        case .setTimer: "setTimer"
-        case .startTimer: "startTimer"
-        case .pauseTimer: "pauseTimer"
-        case .resetTimer: "resetTimer"
-        case .endGather: "endGather"
-        case .cancelGather: "cancelGather"
+        case .createGather: .createGather
+        case .assign: .assign
+        case .renameTeam: .renameTeam
+        case .startGather: .startGather
+        case .score: .score
+        case .setScorer: .setScorer
+        case .cancelGoal: .cancelGoal
+        case .restoreGoal: .restoreGoal
+        case .setTeamColour: .setTeamColour
+        case .balanceTeams: .balanceTeams
+        case .setTimer: .setTimer
+        case .startTimer: .startTimer
+        case .pauseTimer: .pauseTimer
+        case .resetTimer: .resetTimer
+        case .endGather: .endGather
+        case .cancelGather: .cancelGather
         }
     }
 }
 
-// MARK: - Pitch 1 shorthands
-
-/// Gather actions without a `pitch` mean pitch 1, on the wire and in code alike.
 extension Action {
-    public static func createGather(playerIDs: [Player.ID]) -> Action { .onPitch(Pitch.firstID, .createGather(playerIDs: playerIDs)) }
-    public static func assign(_ id: Player.ID, to placement: Placement) -> Action { .onPitch(Pitch.firstID, .assign(id, to: placement)) }
-    public static func renameTeam(_ side: TeamSide, name: String) -> Action { .onPitch(Pitch.firstID, .renameTeam(side, name: name)) }
-    public static var startGather: Action { .onPitch(Pitch.firstID, .startGather) }
-    public static func score(_ side: TeamSide, delta: Int, scorer: Player.ID? = nil, assist: Player.ID? = nil) -> Action {
-        .onPitch(Pitch.firstID, .score(side, delta: delta, scorer: scorer, assist: assist))
-    }
-    public static func setTimer(minutes: Int, seconds: Int) -> Action { .onPitch(Pitch.firstID, .setTimer(minutes: minutes, seconds: seconds)) }
-    public static var startTimer: Action { .onPitch(Pitch.firstID, .startTimer) }
-    public static var pauseTimer: Action { .onPitch(Pitch.firstID, .pauseTimer) }
-    public static var resetTimer: Action { .onPitch(Pitch.firstID, .resetTimer) }
-    public static var endGather: Action { .onPitch(Pitch.firstID, .endGather) }
-    public static var cancelGather: Action { .onPitch(Pitch.firstID, .cancelGather) }
-
     /// Whether this action starts a gather (only those draw a new gather id).
     public var createsGather: Bool {
         if case .onPitch(_, .createGather) = self { return true }

@@ -34,9 +34,12 @@ public enum ActionDecoder {
 
     private static func action(from json: JSONValue) throws -> Action {
         guard case .object = json else { throw invalid("The action must be an object with a \"kind\".") }
-        guard let kind = json["kind"]?.stringValue else { throw invalid("The action needs a \"kind\" string.") }
+        guard let name = json["kind"]?.stringValue else { throw invalid("The action needs a \"kind\" string.") }
+        guard let kind = ActionKind(rawValue: name) else {
+            throw invalid("Unknown action \"\(String(name.prefix(40)))\".")
+        }
         switch kind {
-        case "addPlayer":
+        case .addPlayer:
             var changes = try playerChanges(json)
             guard changes.name != nil else { throw invalid("A new player needs a name.") }
             // A new player has nothing to keep: "keep" and "clear" both mean unset.
@@ -45,29 +48,34 @@ public enum ActionDecoder {
             if changes.position == .clear { changes.position = .keep }
             if changes.favouriteTeam == .clear { changes.favouriteTeam = .keep }
             return .addPlayer(changes)
-        case "editPlayer":
+        case .editPlayer:
             let id = try playerID(json)
             let changes = try playerChanges(json)
             guard !changes.isEmpty else { throw invalid("Say which field of the player to change.") }
             return .editPlayer(id, changes)
-        case "removePlayer":
+        case .removePlayer:
             return .removePlayer(try playerID(json))
-        case "addPitch":
+        case .addPitch:
             return .addPitch(name: try text(json["name"], field: "The pitch name", length: Pitch.nameLength)!)
-        case "renamePitch":
+        case .renamePitch:
             return .renamePitch(try pitchID(json, required: true),
                                 name: try text(json["name"], field: "The pitch name", length: Pitch.nameLength)!)
-        case "removePitch":
+        case .removePitch:
             return .removePitch(try pitchID(json, required: true))
-        default:
+        case .createGather, .assign, .renameTeam, .startGather, .score, .setScorer, .cancelGoal, .restoreGoal,
+             .setTeamColour, .balanceTeams,
+             .setTimer, .startTimer, .pauseTimer, .resetTimer, .endGather, .cancelGather:
             let action = try gatherAction(kind, json)
             return .onPitch(try pitchID(json, required: false), action)
+        case .timerExpired:
+            // The server's own change: no organiser can send it.
+            throw invalid("Unknown action \"\(name)\".")
         }
     }
 
-    private static func gatherAction(_ kind: String, _ json: JSONValue) throws -> GatherAction {
+    private static func gatherAction(_ kind: ActionKind, _ json: JSONValue) throws -> GatherAction {
         switch kind {
-        case "createGather":
+        case .createGather:
             guard case .array(let values)? = json["playerIds"] else {
                 throw invalid("Choose the players for the gather (\"playerIds\").")
             }
@@ -79,18 +87,18 @@ public enum ActionDecoder {
             guard Set(ids).count == ids.count else { throw invalid("Each player can be selected only once.") }
             guard ids.count >= 2 else { throw invalid("Select at least two players to start a gather.") }
             return .createGather(playerIDs: ids)
-        case "assign":
+        case .assign:
             let id = try playerID(json)
             guard let to = json["to"]?.stringValue.flatMap(Placement.init(rawValue:)) else {
                 throw invalid("\"to\" must be \"A\", \"B\", \"bench\" or \"out\".")
             }
             return .assign(id, to: to)
-        case "renameTeam":
+        case .renameTeam:
             let side = try team(json)
             let name = try text(json["name"], field: "Team name", length: teamNameLength)
             return .renameTeam(side, name: name!)
-        case "startGather": return .startGather
-        case "score":
+        case .startGather: return .startGather
+        case .score:
             let side = try team(json)
             guard let delta = json["delta"]?.intValue, delta == 1 || delta == -1 else {
                 throw invalid("A score change is +1 or -1 (\"delta\").")
@@ -101,37 +109,37 @@ public enum ActionDecoder {
                 throw invalid("Only a goal (+1) names a scorer; to take a goal back, say which with cancelGoal.")
             }
             return .score(side, delta: delta, scorer: scorer, assist: assist)
-        case "setScorer":
+        case .setScorer:
             let seq = try goalSeq(json)
             guard json["playerId"] != nil else {
                 throw invalid("Say who scored (\"playerId\"), or null to clear the scorer.")
             }
             return .setScorer(seq: seq, scorer: try optionalPlayerID(json["playerId"], field: "playerId"),
                               assist: try optionalPlayerID(json["assistId"], field: "assistId"))
-        case "cancelGoal":
+        case .cancelGoal:
             return .cancelGoal(seq: try goalSeq(json))
-        case "restoreGoal":
+        case .restoreGoal:
             return .restoreGoal(seq: try goalSeq(json))
-        case "setTeamColour":
+        case .setTeamColour:
             let side = try team(json)
             guard let colour = json["colour"]?.stringValue.flatMap(KitColour.init(rawValue:)) else {
                 throw invalid("\"colour\" must be one of " + KitColour.allCases.map(\.rawValue).joined(separator: ", ") + ".")
             }
             return .setTeamColour(side, colour)
-        case "balanceTeams": return .balanceTeams
-        case "setTimer":
+        case .balanceTeams: return .balanceTeams
+        case .setTimer:
             guard let minutes = json["minutes"]?.intValue, clockRange.contains(minutes),
                   let seconds = json["seconds"]?.intValue, clockRange.contains(seconds)
             else { throw invalid("Minutes and seconds must each be whole numbers from 0 to 59.") }
             guard minutes > 0 || seconds > 0 else { throw invalid("Set at least one second on the timer.") }
             return .setTimer(minutes: minutes, seconds: seconds)
-        case "startTimer": return .startTimer
-        case "pauseTimer": return .pauseTimer
-        case "resetTimer": return .resetTimer
-        case "endGather": return .endGather
-        case "cancelGather": return .cancelGather
-        default:
-            throw invalid("Unknown action \"\(String(kind.prefix(40)))\".")
+        case .startTimer: return .startTimer
+        case .pauseTimer: return .pauseTimer
+        case .resetTimer: return .resetTimer
+        case .endGather: return .endGather
+        case .cancelGather: return .cancelGather
+        case .addPlayer, .editPlayer, .removePlayer, .addPitch, .renamePitch, .removePitch, .timerExpired:
+            throw invalid("Unknown action \"\(kind.rawValue)\".")
         }
     }
 
@@ -212,8 +220,9 @@ public enum ActionDecoder {
     }
 
     /// Trimmed text within `length` characters and `bytesPerCharacter` bytes per character, with
-    /// no control characters and no invisible format characters (bidi overrides, zero-width
-    /// marks), which could make one name look like another's or reorder what a phone shows.
+    /// no control characters, no invisible format characters (bidi overrides, zero-width marks)
+    /// and no other invisible code points (`VisibleText`), which could make one name look like
+    /// another's, a name look blank, or reorder what a phone shows.
     static func text(_ value: JSONValue?, field: String, length: ClosedRange<Int>) throws -> String? {
         guard let raw = value?.stringValue else {
             throw invalid("\(field) must be text of \(length.lowerBound)–\(length.upperBound) characters.")
@@ -227,6 +236,9 @@ public enum ActionDecoder {
         }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) else {
             throw invalid("\(field) cannot contain invisible formatting characters.")
+        }
+        guard !trimmed.unicodeScalars.contains(where: VisibleText.isInvisible) else {
+            throw invalid("\(field) cannot contain invisible characters (fillers, joiners or variation selectors).")
         }
         guard length.contains(trimmed.count) else {
             throw invalid("\(field) must be \(length.lowerBound)–\(length.upperBound) characters long.")

@@ -154,7 +154,8 @@ public enum GatherRules {
     }
 
     private static func requireUnusedPitchName(_ name: String, in state: GatherState, except id: Pitch.ID?) throws {
-        if state.pitches.contains(where: { $0.id != id && $0.name.lowercased() == name.lowercased() }) {
+        let key = VisibleText.comparisonKey(name)
+        if state.pitches.contains(where: { $0.id != id && VisibleText.comparisonKey($0.name) == key }) {
             throw Rejection(.invalid, "There is already a pitch called \(name); choose another name.")
         }
     }

@@ -25,23 +25,6 @@ public struct GatherState: Equatable, Sendable, Codable {
         self.nextPitchID = nextPitchID
     }
 
-    /// A venue of one pitch holding `gather`: the first release's whole world.
-    public init(players: [Player] = [], gather: ActiveGather?, history: [HistoryEntry] = [],
-                nextPlayerID: Player.ID = 1) {
-        self.init(players: players, pitches: [Pitch(id: Pitch.firstID, name: "Pitch 1", gather: gather)],
-                  history: history, nextPlayerID: nextPlayerID)
-    }
-
-    /// Pitch 1's gather: the top-level `gather` of gather.v1, and the one pitch the first
-    /// release knew.
-    public var gather: ActiveGather? {
-        get { pitch(Pitch.firstID)?.gather }
-        set {
-            guard let index = pitchIndex(Pitch.firstID) else { return }
-            pitches[index].gather = newValue
-        }
-    }
-
     public func player(_ id: Player.ID) -> Player? {
         players.first { $0.id == id }
     }

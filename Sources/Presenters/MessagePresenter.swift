@@ -17,8 +17,7 @@ public enum MessagePresenter {
             return ["type": "welcome", "role": .string(Role.spectator.rawValue), "protocol": .string(chosen.rawValue),
                     "serverTime": .int(Int(serverTime))]
         case .snapshot(let version, let state, let now):
-            return ["type": "snapshot", "version": .int(version),
-                    "state": StatePresenter.json(state, now: now, protocol: wire)]
+            return snapshot(version: version, state: StatePresenter.json(state, now: now, protocol: wire))
         case .tick(let pitch, let timer, let now):
             return ["type": "tick", "pitch": .int(pitch), "timer": StatePresenter.json(timer, now: now)]
         case .presence(let organisers, let spectators):
@@ -40,5 +39,10 @@ public enum MessagePresenter {
             if let id { members["id"] = .string(id) }
             return .object(members)
         }
+    }
+
+    /// A `snapshot` around a `state` object already rendered (the renderer keeps the v2 one).
+    public static func snapshot(version: Int, state: JSONValue) -> JSONValue {
+        ["type": "snapshot", "version": .int(version), "state": state]
     }
 }

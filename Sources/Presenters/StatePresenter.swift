@@ -10,7 +10,7 @@ public enum StatePresenter {
             "history": .array(state.history.map(json)),
         ]
         if wire == .v1 {
-            members["gather"] = state.gather.map { json($0, now: now) } ?? .null
+            members["gather"] = state.pitch(Pitch.firstID)?.gather.map { json($0, now: now) } ?? .null
         }
         return .object(members)
     }

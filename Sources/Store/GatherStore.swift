@@ -10,13 +10,13 @@ public struct JournalEntry: Equatable, Sendable {
     public var organiser: String?
     /// nil for the server.
     public var commandID: String?
-    /// The action kind, or "timerExpired".
-    public var kind: String
+    /// What changed: an organiser's action, or the server's `timerExpired`.
+    public var kind: ActionKind
     public var subjects: Set<Subject>
     /// Epoch ms.
     public var at: Int64
 
-    public init(version: Int, organiser: String?, commandID: String?, kind: String, subjects: Set<Subject>, at: Int64) {
+    public init(version: Int, organiser: String?, commandID: String?, kind: ActionKind, subjects: Set<Subject>, at: Int64) {
         self.version = version
         self.organiser = organiser
         self.commandID = commandID

@@ -93,13 +93,17 @@ enum Rows {
     static func insert(_ entry: JournalEntry, in db: Database) throws {
         try db.execute(sql: """
             INSERT INTO journal (version, organiser, command_id, kind, subjects, at) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [entry.version, entry.organiser, entry.commandID, entry.kind, subjectsText(entry.subjects),
+            """, arguments: [entry.version, entry.organiser, entry.commandID, entry.kind.rawValue, subjectsText(entry.subjects),
                              entry.at])
     }
 
     static func journalEntry(_ row: Row) throws -> JournalEntry {
-        JournalEntry(version: row["version"], organiser: row["organiser"], commandID: row["command_id"],
-                     kind: row["kind"], subjects: try subjects(fromText: row["subjects"]), at: row["at"])
+        let name: String = row["kind"]
+        guard let kind = ActionKind(rawValue: name) else {
+            throw StoreError("The journal's change kind \"\(name)\" cannot be read; the database may be damaged.")
+        }
+        return JournalEntry(version: row["version"], organiser: row["organiser"], commandID: row["command_id"],
+                            kind: kind, subjects: try subjects(fromText: row["subjects"]), at: row["at"])
     }
 
     // MARK: - Replies

@@ -1,19 +1,51 @@
 import GatherCoordinator
 import GatherDelivery
 import GatherModel
+import GatherModelTestSupport
 import GatherPresenters
 import XCTest
 
+/// Accounts through the core, every step's effects asserted in full.
 final class AccountTests: XCTestCase {
-    private func errorCode(_ effects: [Effect]) -> ErrorCode? {
-        for effect in effects { if case .send(_, .error(let code, _, _)) = effect { return code } }
-        return nil
+    // MARK: - The answers, as the server words them
+
+    private static let wrong = "Wrong username or password."
+    private static let locked = "Too many failed attempts; wait a minute and try again."
+    private static let busy = "The server is busy checking passwords; try again in a moment."
+    private static let stillChecking = "Still checking your last attempt; wait a moment."
+    private static let ended = "That session has ended; log in again."
+    private static let invite = CoordinatorHarness.inviteCode
+
+    private func error(_ client: ConnectionID, _ code: ErrorCode, _ message: String, id: String? = nil) -> Effect {
+        .send(client, .error(code: code, message: message, id: id))
     }
 
-    private func grant(_ effects: [Effect]) -> SessionGrant? {
-        for effect in effects { if case .send(_, .session(let grant?)) = effect { return grant } }
-        return nil
+    private func session(_ client: ConnectionID, _ username: String, token: String) -> Effect {
+        .send(client, .session(SessionGrant(username: username, token: token, inviteCode: Self.invite)))
     }
+
+    private func loginJob(_ client: ConnectionID, _ username: String, _ password: String, id: String? = nil) -> PasswordJob {
+        PasswordJob(client: client, purpose: .login, username: username, password: password, requestID: id)
+    }
+
+    /// Sends a login that must start (or queue) a check against `hash`; returns its job.
+    @discardableResult
+    private func login(_ harness: CoordinatorHarness, _ client: ConnectionID, _ username: String, _ password: String,
+                       against hash: String = "kdf(correct horse)", storedAs stored: String = "ann",
+                       starts: Bool = true, also: [Effect] = [], file: StaticString = #filePath, line: UInt = #line)
+        -> PasswordJob
+    {
+        let job = loginJob(client, stored, password)
+        harness.message(client, ["type": "login", "username": .string(username), "password": .string(password)],
+                        expect: (starts ? [.verifyPassword(job, against: hash)] : []) + also, file: file, line: line)
+        return job
+    }
+
+    private func token(_ number: Int) -> String {
+        "token-" + String(number).padding(toLength: 12, withPad: "0", startingAt: 0)
+    }
+
+    // MARK: - Register
 
     func testRegisterRunsTheKDFOffTheQueueThenGrantsASession() throws {
         let harness = try CoordinatorHarness()
@@ -24,10 +56,8 @@ final class AccountTests: XCTestCase {
                                  "inviteCode": .string(CoordinatorHarness.inviteCode.lowercased())],
                         expect: [.hashPassword(job)])
         harness.clock.advance(byMs: 2000)
-        let effects = harness.send(.passwordHashed(job, encodedHash: "kdf"), exhaustivity: .off)
-        XCTAssertEqual(effects, [
-            .send(client, .session(SessionGrant(username: "ann", token: "token-100000000000",
-                                                inviteCode: CoordinatorHarness.inviteCode))),
+        harness.send(.passwordHashed(job, encodedHash: "kdf"), expect: [
+            session(client, "ann", token: "token-100000000000"),
             .publishPresence(organisers: ["ann"], spectators: 0),
         ])
         XCTAssertEqual(try harness.store.organiser(username: "ANN")?.passwordHash, "kdf")
@@ -38,20 +68,31 @@ final class AccountTests: XCTestCase {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")
         let client = harness.connect(2, address: "10.0.0.3")
-        func register(_ username: JSONValue, _ password: JSONValue, _ invite: JSONValue) -> ErrorCode? {
-            errorCode(harness.message(client, ["type": "register", "username": username, "password": password,
-                                               "inviteCode": invite], exhaustivity: .off))
+        func register(_ username: JSONValue, _ password: JSONValue, _ invite: JSONValue, expect: [Effect],
+                      line: UInt = #line) {
+            harness.message(client, ["type": "register", "username": username, "password": password, "inviteCode": invite],
+                            expect: expect, line: line)
         }
-        XCTAssertEqual(register("bob", "long enough", "WRONG"), .badInvite)
-        XCTAssertEqual(register("b", "long enough", .string(CoordinatorHarness.inviteCode)), .invalid)
-        XCTAssertEqual(register("bob!", "long enough", .string(CoordinatorHarness.inviteCode)), .invalid)
-        XCTAssertEqual(register("bob", "short", .string(CoordinatorHarness.inviteCode)), .invalid)
-        XCTAssertEqual(register("Ann", "long enough", .string(CoordinatorHarness.inviteCode)), .usernameTaken)
+        register("bob", "long enough", "WRONG",
+                 expect: [error(client, .badInvite, "That invite code is not right; ask an organiser for the current one.")])
+        let badName = "A username is 3–32 letters, digits, '_', '.' or '-'."
+        register("b", "long enough", .string(Self.invite), expect: [error(client, .invalid, badName)])
+        register("bob!", "long enough", .string(Self.invite), expect: [error(client, .invalid, badName)])
+        register("bob", "short", .string(Self.invite), expect: [error(client, .invalid, "A password is 8–128 characters.")])
+        register("Ann", "long enough", .string(Self.invite),
+                 expect: [error(client, .usernameTaken, "The username Ann is taken; choose another.")])
         // Five failures from this address: even a good registration is refused now.
-        XCTAssertEqual(register("carl", "long enough", .string(CoordinatorHarness.inviteCode)), .rateLimited)
+        register("carl", "long enough", .string(Self.invite), expect: [error(client, .rateLimited, Self.locked)])
         harness.clock.advance(byMs: 60_000)
-        XCTAssertNil(register("carl", "long enough", .string(CoordinatorHarness.inviteCode)))
+        register("carl", "long enough", .string(Self.invite), expect: [
+            .hashPassword(PasswordJob(client: client, purpose: .register, username: "carl", password: "long enough",
+                                      requestID: nil)),
+            .publishPresence(organisers: ["ann"], spectators: 1),
+        ])
+        harness.skipInFlightEffects()
     }
+
+    // MARK: - Login limits
 
     /// docs/PROTOCOL.md "Limits against abuse": five failures lock the ADDRESS they came from, the
     /// right password included, and never the same username from another phone.
@@ -60,109 +101,120 @@ final class AccountTests: XCTestCase {
         harness.organiser(1, "ann")
         let stranger = harness.connect(10, address: "10.0.1.66")
         for _ in 0..<5 {
-            let effects = harness.message(stranger, ["type": "login", "username": "ann", "password": "wrong password"],
-                                          exhaustivity: .off)
-            guard case .verifyPassword(let job, "kdf(correct horse)") = effects.first else { return XCTFail("\(effects)") }
-            XCTAssertEqual(errorCode(harness.send(.passwordChecked(job, matches: false), exhaustivity: .off)), .unauthorized)
+            let job = login(harness, stranger, "ann", "wrong password")
+            harness.send(.passwordChecked(job, matches: false), expect: [error(stranger, .unauthorized, Self.wrong)])
         }
         let sameAddress = harness.connect(11, address: "10.0.1.66")
-        XCTAssertEqual(errorCode(harness.message(sameAddress, ["type": "login", "username": "ANN", "password": "correct horse"],
-                                                 exhaustivity: .off)), .rateLimited)
+        harness.message(sameAddress, ["type": "login", "username": "ANN", "password": "correct horse"],
+                        expect: [error(sameAddress, .rateLimited, Self.locked)])
         let owner = harness.connect(20, address: "10.0.2.1")
-        let effects = harness.message(owner, ["type": "login", "username": "ann", "password": "correct horse"], exhaustivity: .off)
-        guard case .verifyPassword(let job, _) = effects.first else { return XCTFail("the owner was locked out: \(effects)") }
-        XCTAssertEqual(grant(harness.send(.passwordChecked(job, matches: true), exhaustivity: .off))?.username, "ann")
+        let job = login(harness, owner, "ann", "correct horse")
+        harness.send(.passwordChecked(job, matches: true), expect: [session(owner, "ann", token: token(2))])
         harness.clock.advance(byMs: 60_000)
-        let later = harness.message(sameAddress, ["type": "login", "username": "ann", "password": "correct horse"],
-                                    exhaustivity: .off)
-        guard case .verifyPassword = later.first else { return XCTFail("still locked after a minute: \(later)") }
+        // The minute also let the presence held back since the owner signed in go out.
+        let later = login(harness, sameAddress, "ann", "correct horse",
+                          also: [.publishPresence(organisers: ["ann"], spectators: 2)])
+        harness.send(.passwordChecked(later, matches: true), expect: [session(sameAddress, "ann", token: token(3))])
     }
 
     /// An attempt counts the moment it is admitted, so twelve sent at once cannot all be tried.
     func testAttemptsSentInParallelCountBeforeTheirPasswordsAreChecked() throws {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")
-        var answers: [ErrorCode?] = []
-        var started = 0
+        var started: [PasswordJob] = []
         for number in 0..<12 {
             let client = harness.connect(UInt64(100 + number), address: "10.0.3.3")
-            let effects = harness.message(client, ["type": "login", "username": "ann", "password": .string("guess \(number)00")],
-                                          exhaustivity: .off)
-            started += effects.filter { if case .verifyPassword = $0 { true } else { false } }.count
-            answers.append(errorCode(effects))
+            let password = "guess \(number)00"
+            switch number {
+            case 0..<2: started.append(login(harness, client, "ann", password))
+            case 2..<5: login(harness, client, "ann", password, starts: false)
+            default:
+                harness.message(client, ["type": "login", "username": "ann", "password": .string(password)],
+                                expect: [error(client, .rateLimited, Self.locked)])
+            }
         }
-        XCTAssertEqual(answers.filter { $0 == .rateLimited }.count, 7, "only five of twelve are admitted")
-        XCTAssertEqual(started, 2, "two password checks run at once; the other admitted ones wait")
+        XCTAssertEqual(started.count, 2, "two password checks run at once; three more admitted ones wait")
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 3])
+        harness.skipInFlightEffects()
     }
 
     func testASuccessTakesItsAttemptBack() throws {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")
         let phone = harness.connect(30, address: "10.0.4.4")
+        var tokens = 1
         for round in 0..<8 {
             let right = round.isMultiple(of: 2)
-            let effects = harness.message(phone, ["type": "login", "username": "ann",
-                                                  "password": right ? "correct horse" : "wrong password"],
-                                          exhaustivity: .off)
-            guard case .verifyPassword(let job, _) = effects.first else { return XCTFail("round \(round): \(effects)") }
-            harness.send(.passwordChecked(job, matches: right), exhaustivity: .off)
+            let job = login(harness, phone, "ann", right ? "correct horse" : "wrong password")
+            if right {
+                tokens += 1
+                harness.send(.passwordChecked(job, matches: true), expect: [session(phone, "ann", token: token(tokens))])
+            } else {
+                harness.send(.passwordChecked(job, matches: false), expect: [error(phone, .unauthorized, Self.wrong)])
+            }
         }
         // Four failures and four successes: the successes did not count, so a fifth try is admitted.
-        let effects = harness.message(phone, ["type": "login", "username": "ann", "password": "correct horse"],
-                                      exhaustivity: .off)
-        guard case .verifyPassword = effects.first else { return XCTFail("\(effects)") }
+        login(harness, phone, "ann", "correct horse")
+        harness.skipInFlightEffects()
     }
 
     func testAtMostTwoPasswordChecksRunAndSixteenWaitInTheWholeServer() throws {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")
         var jobs: [PasswordJob] = []
-        var refused = 0
         for number in 0..<20 {
             let client = harness.connect(UInt64(200 + number), address: "10.1.0.\(number)")
-            let effects = harness.message(client, ["type": "login", "username": "ann", "password": "correct horse"],
-                                          exhaustivity: .off)
-            for effect in effects { if case .verifyPassword(let job, _) = effect { jobs.append(job) } }
-            if errorCode(effects) == .rateLimited { refused += 1 }
+            switch number {
+            case 0..<18: jobs.append(login(harness, client, "ann", "correct horse", starts: number < 2))
+            default:
+                harness.message(client, ["type": "login", "username": "ann", "password": "correct horse"],
+                                expect: [error(client, .rateLimited, Self.busy)])
+            }
         }
-        XCTAssertEqual(jobs.count, 2)
-        XCTAssertEqual(refused, 2, "2 running + 16 waiting; the last two are refused at once")
         XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 16])
         // One finishes: the next waiting one (#202) starts, and the peak stays two.
-        let next = harness.send(.passwordChecked(jobs[0], matches: true), exhaustivity: .off)
-        XCTAssertEqual(next.compactMap(\.passwordClient), [ConnectionID(202)])
+        harness.send(.passwordChecked(jobs[0], matches: true), expect: [
+            session(ConnectionID(200), "ann", token: token(2)),
+            .verifyPassword(jobs[2], against: "kdf(correct horse)"),
+        ])
         XCTAssertEqual(harness.tally.passwordChecksPeak, 2)
         XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 15])
         // A waiting phone that leaves (#203) is not checked at all: #204 is next.
-        harness.send(.clientDisconnected(ConnectionID(203)), exhaustivity: .off)
+        harness.send(.clientDisconnected(ConnectionID(203)))
         XCTAssertEqual(harness.tally.passwordChecksWaiting, 14, "a phone that left no longer waits")
-        let after = harness.send(.passwordChecked(jobs[1], matches: true), exhaustivity: .off)
-        XCTAssertEqual(after.compactMap(\.passwordClient), [ConnectionID(204)])
+        harness.send(.passwordChecked(jobs[1], matches: true), expect: [
+            session(ConnectionID(201), "ann", token: token(3)),
+            .verifyPassword(jobs[4], against: "kdf(correct horse)"),
+        ])
+        XCTAssertEqual(harness.skipInFlightEffects(), [jobs[2], jobs[4]])
     }
 
     func testAnUnknownUsernameStillRunsTheKDFAgainstTheDecoy() throws {
         let harness = try CoordinatorHarness()
         let client = harness.connect(1)
-        let effects = harness.message(client, ["type": "login", "username": "nobody", "password": "whatever1"], exhaustivity: .off)
-        guard case .verifyPassword(let job, "decoy") = effects.first else { return XCTFail("\(effects)") }
-        XCTAssertEqual(errorCode(harness.send(.passwordChecked(job, matches: true), exhaustivity: .off)), .unauthorized)
+        let job = login(harness, client, "nobody", "whatever1", against: "decoy", storedAs: "nobody")
+        harness.send(.passwordChecked(job, matches: true), expect: [error(client, .unauthorized, Self.wrong)])
     }
+
+    // MARK: - Sessions
 
     func testResumeRestoresTheRoleAndLogoutRevokesTheTokenEverywhere() throws {
         let harness = try CoordinatorHarness()
         let phone = harness.connect(1)
         let job = PasswordJob(client: phone, purpose: .register, username: "ann", password: "long enough",
                               requestID: nil)
-        _ = harness.message(phone, ["type": "register", "username": "ann", "password": "long enough",
-                                    "inviteCode": .string(CoordinatorHarness.inviteCode)], exhaustivity: .off)
-        let token = try XCTUnwrap(grant(harness.send(.passwordHashed(job, encodedHash: "kdf"), exhaustivity: .off))?.token)
+        harness.message(phone, ["type": "register", "username": "ann", "password": "long enough",
+                                "inviteCode": .string(Self.invite)], expect: [.hashPassword(job)])
+        harness.send(.passwordHashed(job, encodedHash: "kdf"), expect: [
+            session(phone, "ann", token: token(1)), .schedulePresence(at: harness.clock.now + 1000),
+        ])
 
         let tablet = harness.connect(2)
-        XCTAssertEqual(grant(harness.message(tablet, ["type": "resume", "id": "r", "token": .string(token)], exhaustivity: .off))?.username,
-                       "ann")
+        harness.message(tablet, ["type": "resume", "id": "r", "token": .string(token(1))],
+                        expect: [session(tablet, "ann", token: token(1))])
         harness.message(phone, ["type": "logout"], expect: [.send(phone, .session(nil)), .send(tablet, .session(nil))])
         let third = harness.connect(3)
-        XCTAssertEqual(errorCode(harness.message(third, ["type": "resume", "token": .string(token)], exhaustivity: .off)), .unauthorized)
+        harness.message(third, ["type": "resume", "token": .string(token(1))], expect: [error(third, .unauthorized, Self.ended)])
         harness.rejected(tablet, id: "after", ["kind": "addPlayer", "name": "X"], code: .forbidden)
     }
 
@@ -171,22 +223,26 @@ final class AccountTests: XCTestCase {
         let phone = harness.connect(1)
         let job = PasswordJob(client: phone, purpose: .register, username: "ann", password: "long enough",
                               requestID: nil)
-        _ = harness.message(phone, ["type": "register", "username": "ann", "password": "long enough",
-                                    "inviteCode": .string(CoordinatorHarness.inviteCode)], exhaustivity: .off)
-        let token = try XCTUnwrap(grant(harness.send(.passwordHashed(job, encodedHash: "kdf"), exhaustivity: .off))?.token)
+        harness.message(phone, ["type": "register", "username": "ann", "password": "long enough",
+                                "inviteCode": .string(Self.invite)], expect: [.hashPassword(job)])
+        harness.send(.passwordHashed(job, encodedHash: "kdf"), expect: [
+            session(phone, "ann", token: token(1)), .schedulePresence(at: harness.clock.now + 1000),
+        ])
         harness.clock.advance(byMs: 29 * 24 * 3600 * 1000)
-        XCTAssertNotNil(grant(harness.message(harness.connect(2), ["type": "resume", "token": .string(token)], exhaustivity: .off)))
+        let second = harness.connect(2)
+        harness.message(second, ["type": "resume", "token": .string(token(1))], expect: [session(second, "ann", token: token(1))])
         harness.clock.advance(byMs: 30 * 24 * 3600 * 1000 + 1)
-        XCTAssertEqual(errorCode(harness.message(harness.connect(3), ["type": "resume", "token": .string(token)], exhaustivity: .off)),
-                       .unauthorized)
+        let third = harness.connect(3)
+        harness.message(third, ["type": "resume", "token": .string(token(1))], expect: [error(third, .unauthorized, Self.ended)])
     }
 
     func testOnlyOnePasswordCheckAtATimePerConnection() throws {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")
         let client = harness.connect(2)
-        _ = harness.message(client, ["type": "login", "username": "ann", "password": "correct horse"], exhaustivity: .off)
-        XCTAssertEqual(errorCode(harness.message(client, ["type": "login", "username": "ann",
-                                                          "password": "correct horse"], exhaustivity: .off)), .rateLimited)
+        let job = login(harness, client, "ann", "correct horse")
+        harness.message(client, ["type": "login", "username": "ann", "password": "correct horse"],
+                        expect: [error(client, .rateLimited, Self.stillChecking)])
+        harness.send(.passwordChecked(job, matches: true), expect: [session(client, "ann", token: token(2))])
     }
 }

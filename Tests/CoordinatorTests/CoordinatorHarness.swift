@@ -1,6 +1,7 @@
 import GatherCoordinator
 import GatherDelivery
 import GatherModel
+import GatherModelTestSupport
 import GatherPresenters
 import GatherStore
 import Logging
@@ -12,7 +13,10 @@ enum Exhaustivity { case on, off }
 
 /// A TestStore for the Coordinator's core: a test clock, counters for ids and tokens, a real
 /// in-memory SQLite store, and assertions on the whole next state and every effect. Exhaustive by
-/// default: a step that produces an effect the test did not expect fails.
+/// default: a step that produces an effect the test did not expect fails. Like TCA's `TestStore`
+/// at deinit, a test also fails when it ends with work still in flight: a password check (KDF)
+/// an effect started whose result the test never fed back (`passwordHashed`/`passwordChecked`),
+/// unless it says so with `skipInFlightEffects()`.
 final class CoordinatorHarness {
     let clock = TestClock()
     let store: SQLiteStore
@@ -23,6 +27,8 @@ final class CoordinatorHarness {
     static let start: Int64 = 1_763_800_000_000
 
     let limits: CoordinatorEnvironment.Limits
+    /// KDF jobs started by an effect and not yet answered by their event, with where they started.
+    private var inFlight: [(job: PasswordJob, file: StaticString, line: UInt)] = []
 
     init(store: SQLiteStore? = nil, limits: CoordinatorEnvironment.Limits = .init(), file: StaticString = #filePath,
          line: UInt = #line) throws {
@@ -32,6 +38,26 @@ final class CoordinatorHarness {
                                    environment: Self.environment(clock: clock, counter: counter, limits: limits),
                                    logger: Logger(label: "test"))
     }
+
+    deinit {
+        for work in inFlight {
+            XCTFail("""
+                a password check was still in flight when the test ended: \(work.job) (feed back its \
+                passwordHashed/passwordChecked, or call skipInFlightEffects())
+                """, file: work.file, line: work.line)
+        }
+    }
+
+    /// Says the test deliberately ends with these password checks unanswered (TCA's
+    /// `skipInFlightEffects`); returns them.
+    @discardableResult
+    func skipInFlightEffects() -> [PasswordJob] {
+        defer { inFlight = [] }
+        return inFlight.map(\.job)
+    }
+
+    /// Password checks started and not answered yet.
+    var inFlightJobs: [PasswordJob] { inFlight.map(\.job) }
 
     /// A new core on the same store, as after a restart.
     func restart() throws -> [Effect] {
@@ -61,6 +87,7 @@ final class CoordinatorHarness {
     func send(_ event: CoordinatorEvent, expect expected: [Effect]? = nil, exhaustivity: Exhaustivity = .on,
               file: StaticString = #filePath, line: UInt = #line) -> [Effect] {
         let effects = core.handle(event)
+        track(event, effects, file: file, line: line)
         if let expected {
             XCTAssertEqual(effects, expected, file: file, line: line)
         } else if exhaustivity == .on, !effects.isEmpty {
@@ -68,6 +95,24 @@ final class CoordinatorHarness {
                     file: file, line: line)
         }
         return effects
+    }
+
+    /// Keeps the in-flight list: a KDF effect starts a job, its event ends it.
+    private func track(_ event: CoordinatorEvent, _ effects: [Effect], file: StaticString, line: UInt) {
+        switch event {
+        case .passwordHashed(let job, _), .passwordChecked(let job, _):
+            guard let index = inFlight.firstIndex(where: { $0.job == job }) else {
+                return XCTFail("\(job) was answered but never started", file: file, line: line)
+            }
+            inFlight.remove(at: index)
+        default: break
+        }
+        for effect in effects {
+            switch effect {
+            case .hashPassword(let job), .verifyPassword(let job, _): inFlight.append((job, file, line))
+            default: break
+            }
+        }
     }
 
     @discardableResult
@@ -132,6 +177,12 @@ final class CoordinatorHarness {
         let client = ConnectionID(number)
         let effects = send(.clientConnected(client, address: address), exhaustivity: .off)
         XCTAssertEqual(effects.first, .greet(client, .welcome(serverTime: clock.now)))
+        XCTAssertTrue(effects.dropFirst().allSatisfy { effect in
+            switch effect {
+            case .publishPresence, .schedulePresence: true
+            default: false
+            }
+        }, "a connection causes its welcome and presence only: \(effects)")
         return client
     }
 

@@ -1,6 +1,7 @@
 import GatherCoordinator
 import GatherDelivery
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// `presence` goes out when who is connected changes, at most once a second.

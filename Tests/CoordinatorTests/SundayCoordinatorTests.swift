@@ -1,6 +1,7 @@
 import GatherCoordinator
 import GatherDelivery
 import GatherModel
+import GatherModelTestSupport
 import GatherPresenters
 import XCTest
 

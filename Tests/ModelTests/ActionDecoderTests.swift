@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// `command.action` from the wire into an `Action`: every kind with good fields, and the
@@ -66,10 +67,10 @@ final class ActionDecoderTests: XCTestCase {
         let all = actions + gatherActions.map { Action.onPitch(2, $0) }
         XCTAssertEqual(Set(all.map(\.kind)).count, 20)
         for action in actions {
-            XCTAssertEqual(action.kind, String(describing: action).prefix { $0 != "(" }.description)
+            XCTAssertEqual(action.kind.rawValue, String(describing: action).prefix { $0 != "(" }.description)
         }
         for action in gatherActions {
-            XCTAssertEqual(Action.onPitch(2, action).kind, String(describing: action).prefix { $0 != "(" }.description)
+            XCTAssertEqual(Action.onPitch(2, action).kind.rawValue, String(describing: action).prefix { $0 != "(" }.description)
         }
     }
 

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// The ratings of docs/PROTOCOL.md "Players' records", against values worked out by hand:

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// docs/PROTOCOL.md "Who scored": goals name their scorer and assist at +1 or a moment later,

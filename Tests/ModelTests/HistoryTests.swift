@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// Ending and cancelling a gather: what history keeps, what it forgets, and how much of it the

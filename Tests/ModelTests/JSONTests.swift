@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// How client messages are read (Foundation's parser at the edge, turned into a `JSONValue`) and

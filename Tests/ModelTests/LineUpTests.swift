@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// Choosing players for a gather, moving them between bench, Team A, Team B and out, naming

@@ -1,5 +1,6 @@
 import Foundation
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// What one finished gather adds to its players' records (docs/PROTOCOL.md "Players' records").

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// A TestStore for the pure rules, in the spirit of swift-composable-architecture's: every

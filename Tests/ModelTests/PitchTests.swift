@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// docs/PROTOCOL.md "Several pitches": a venue of up to 16 pitches, each with its own gather, a
@@ -252,7 +253,7 @@ final class PitchTests: XCTestCase {
         for action in gatherActions {
             let one = GatherRules.subjects(of: .onPitch(1, action), in: state)
             let two = GatherRules.subjects(of: .onPitch(2, action), in: state)
-            XCTAssertFalse(one.isEmpty, action.kind)
+            XCTAssertFalse(one.isEmpty, action.kind.rawValue)
             XCTAssertEqual(one.intersection(two).filter { if case .player = $0 { false } else { true } }, [],
                            "\(action.kind) on pitch 1 and on pitch 2")
         }

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// docs/PROTOCOL.md "Players' records", "Fair teams" and "Limits against abuse": what ending a
@@ -278,5 +279,48 @@ final class RecordsTests: XCTestCase {
         }
         store.reject(json: ["kind": "addPlayer", "name": "Ann\u{0}"], code: .invalid, messageContains: "control")
         store.reject(json: ["kind": "addPitch", "name": "Cage\u{1B}[2J"], code: .invalid, messageContains: "control")
+    }
+
+    /// Issue 20: code points a phone draws as nothing that are not format characters: the
+    /// combining grapheme joiner, the Hangul fillers, the blank Braille pattern, variation
+    /// selectors (the basic one and a supplementary one).
+    func testInvisibleFillersJoinersAndVariationSelectorsAreRefusedInEveryName() {
+        let store = GatherTestStore.setUpGather()
+        let invisible: [Unicode.Scalar] = ["\u{034F}", "\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}", "\u{2800}",
+                                           "\u{FE0F}", "\u{E0100}"]
+        for scalar in invisible {
+            XCTAssertTrue(VisibleText.isInvisible(scalar), "U+\(String(scalar.value, radix: 16))")
+            for name in ["Pitch\(scalar) 1", "\(scalar)", "Ann\(scalar)"] {
+                store.reject(json: ["kind": "addPlayer", "name": .string(name)], code: .invalid, messageContains: "invisible")
+                store.reject(json: ["kind": "editPlayer", "playerId": 1, "name": .string(name)], code: .invalid,
+                             messageContains: "invisible")
+                store.reject(json: ["kind": "addPitch", "name": .string(name)], code: .invalid, messageContains: "invisible")
+                store.reject(json: ["kind": "renameTeam", "team": "A", "name": .string(name)], code: .invalid)
+                store.reject(json: ["kind": "editPlayer", "playerId": 1, "favouriteTeam": .string(name)], code: .invalid)
+            }
+        }
+        // Visible letters of other scripts, and emoji without a variation selector, stay welcome.
+        for scalar in ["\u{AC00}", "\u{1100}", "\u{2801}", "\u{263A}"] as [Unicode.Scalar] {
+            XCTAssertFalse(VisibleText.isInvisible(scalar), "U+\(String(scalar.value, radix: 16))")
+        }
+    }
+
+    /// Uniqueness is judged on NFKC, case-folded text: full-width letters and ligatures are the
+    /// names they look like.
+    func testPitchNamesAreComparedInTheirNormalisedForm() {
+        XCTAssertEqual(VisibleText.comparisonKey("ＰＩＴＣＨ 1"), VisibleText.comparisonKey("pitch 1"))
+        XCTAssertEqual(VisibleText.comparisonKey("\u{FB01}eld"), VisibleText.comparisonKey("FIELD"))
+        XCTAssertEqual(VisibleText.comparisonKey("Pitch\u{034F} 1"), VisibleText.comparisonKey("pitch 1"))
+        XCTAssertNotEqual(VisibleText.comparisonKey("Pitch 1"), VisibleText.comparisonKey("Pitch 2"))
+        let store = GatherTestStore()
+        for name in ["ＰＩＴＣＨ 1", "PITCH 1", "Pitch\u{00A0}1"] {
+            store.reject(json: ["kind": "addPitch", "name": .string(name)], code: .invalid, messageContains: "already a pitch")
+        }
+        store.send(json: ["kind": "addPitch", "name": "\u{FB01}eld"]) { state in
+            state.pitches.append(Pitch(id: 2, name: "\u{FB01}eld"))
+            state.nextPitchID = 3
+        }
+        store.reject(json: ["kind": "renamePitch", "pitch": 1, "name": "FIELD"], code: .invalid,
+                     messageContains: "already a pitch")
     }
 }

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// The roster: adding, editing and removing players, and every field's rules.

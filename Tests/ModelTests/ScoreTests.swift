@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// Goals and cancelled goals: live only, each score within 0–99, each one in the timeline with

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// docs/PROTOCOL.md "A Sunday without surprises": one goal counted once between two organisers,

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// Fair teams (docs/PROTOCOL.md "Fair teams"): sizes and goalkeepers within one, the closest rating

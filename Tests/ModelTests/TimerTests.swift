@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import XCTest
 
 /// The match countdown, ported from the Football Gather app's timer behaviours: 10:00 by

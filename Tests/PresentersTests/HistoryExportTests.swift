@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import GatherPresenters
 import XCTest
 

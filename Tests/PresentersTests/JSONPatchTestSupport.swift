@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 
 // MARK: - Seeded randomness
 
@@ -94,40 +95,5 @@ struct RandomJSON {
         default:
             return random.chance(30) && depth < Self.maxDepth ? array(depth: depth) : scalar()
         }
-    }
-}
-
-// MARK: - Bytes on the wire
-
-/// Compact JSON with sorted keys: enough to count the bytes of a patch without depending on the
-/// Model's writer, which the integrator is replacing.
-enum CompactJSON {
-    static func encode(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .int(let number): return String(number)
-        case .double(let number): return "\(number)"
-        case .string(let text): return quoted(text)
-        case .array(let elements): return "[" + elements.map(encode).joined(separator: ",") + "]"
-        case .object(let members):
-            return "{" + members.keys.sorted().map { quoted($0) + ":" + encode(members[$0]!) }.joined(separator: ",") + "}"
-        }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

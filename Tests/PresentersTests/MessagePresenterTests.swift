@@ -1,5 +1,6 @@
 import GatherDelivery
 import GatherModel
+import GatherModelTestSupport
 import GatherPresenters
 import XCTest
 

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import GatherStore
 import XCTest
 
@@ -59,11 +60,26 @@ final class ExactlyOnceTests: XCTestCase {
 
     func testAServerChangeIsJournalledWithoutAReply() throws {
         let store = try reopen()
-        let entry = JournalEntry(version: 1, organiser: nil, commandID: nil, kind: "timerExpired", subjects: [.timer(1)],
+        let entry = JournalEntry(version: 1, organiser: nil, commandID: nil, kind: .timerExpired, subjects: [.timer(1)],
                                  at: 42)
         try store.commit(before: GatherState(), after: GatherState(), entry: entry)
         XCTAssertEqual(try reopen().journal(after: 0), [entry])
         XCTAssertEqual(try reopen().load().version, 1)
+    }
+
+    /// The journal stores `ActionKind`'s raw values and reads every one of them back.
+    func testEveryKindOfChangeIsJournalledAndReadBack() throws {
+        let store = try reopen()
+        var entries: [JournalEntry] = []
+        for (index, kind) in ActionKind.allCases.enumerated() {
+            let entry = JournalEntry(version: index + 1, organiser: kind == .timerExpired ? nil : "ann",
+                                     commandID: kind == .timerExpired ? nil : "c\(index)", kind: kind,
+                                     subjects: [.timer(1)], at: 42)
+            try store.commit(before: GatherState(), after: GatherState(), entry: entry)
+            entries.append(entry)
+        }
+        XCTAssertEqual(try reopen().journal(after: 0).map(\.kind), ActionKind.allCases)
+        XCTAssertEqual(try reopen().journal(after: 0), entries)
     }
 
     // MARK: - Journal
@@ -79,10 +95,10 @@ final class ExactlyOnceTests: XCTestCase {
         XCTAssertEqual(entries.map(\.version), [3, 4])
         XCTAssertEqual(entries[0].organiser, "cat")
         XCTAssertEqual(entries[0].commandID, "c-create")
-        XCTAssertEqual(entries[0].kind, "createGather")
+        XCTAssertEqual(entries[0].kind, .createGather)
         XCTAssertEqual(entries[0].subjects, [.gather(1), .timer(1), .score(1, .A), .score(1, .B), .teamName(1, .A), .teamName(1, .B),
                                              .player(ann), .player(bob)])
-        XCTAssertEqual(entries[1], JournalEntry(version: 4, organiser: "dan", commandID: "d-1", kind: "renameTeam",
+        XCTAssertEqual(entries[1], JournalEntry(version: 4, organiser: "dan", commandID: "d-1", kind: .renameTeam,
                                                 subjects: [.teamName(1, .B)], at: writer.now))
         XCTAssertEqual(try reopen().journal(after: 4), [])
         XCTAssertEqual(try reopen().journal(after: 0).map(\.version), [1, 2, 3, 4])
@@ -92,7 +108,7 @@ final class ExactlyOnceTests: XCTestCase {
         let store = try SQLiteStore.inMemory()
         let total = SQLiteStore.recentJournalLimit + 6
         for version in 1...total {
-            let entry = JournalEntry(version: version, organiser: "ann", commandID: "c\(version)", kind: "score",
+            let entry = JournalEntry(version: version, organiser: "ann", commandID: "c\(version)", kind: .score,
                                      subjects: [.score(1, version.isMultiple(of: 2) ? .A : .B)], at: Int64(version))
             try store.commit(before: GatherState(), after: GatherState(), entry: entry)
         }

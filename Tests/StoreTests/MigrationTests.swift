@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GatherModel
+import GatherModelTestSupport
 import GatherStore
 import XCTest
 
@@ -118,9 +119,9 @@ final class MigrationTests: XCTestCase {
                        Set([.gather(1), .timer(1), .score(1, .A), .score(1, .B), .teamName(1, .A), .teamName(1, .B)]
                            + (1...6).map(Subject.player)))
         XCTAssertEqual(try store.journal(after: 38), [
-            JournalEntry(version: 39, organiser: "ann", commandID: "b45989adb1054310be6fa337655799d3", kind: "pauseTimer",
+            JournalEntry(version: 39, organiser: "ann", commandID: "b45989adb1054310be6fa337655799d3", kind: .pauseTimer,
                          subjects: [.timer(1)], at: 1_795_456_769_766),
-            JournalEntry(version: 40, organiser: "ann", commandID: "4d4ef65105014c4e88effa4b38caaeaf", kind: "score",
+            JournalEntry(version: 40, organiser: "ann", commandID: "4d4ef65105014c4e88effa4b38caaeaf", kind: .score,
                          subjects: [.score(1, .A)], at: 1_795_456_769_769),
         ])
         XCTAssertEqual(try store.reply(organiser: "ann", commandID: "kept-rejection"),

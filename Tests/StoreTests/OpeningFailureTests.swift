@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GatherModel
+import GatherModelTestSupport
 import GatherStore
 import XCTest
 

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherModelTestSupport
 import GatherStore
 import XCTest
 
@@ -131,7 +132,7 @@ final class StateDurabilityTests: XCTestCase {
         var changed = state
         changed.players.removeAll()
         for stale in [3, 2, 0] {
-            let entry = JournalEntry(version: stale, organiser: "bob", commandID: "stale-\(stale)", kind: "removePlayer",
+            let entry = JournalEntry(version: stale, organiser: "bob", commandID: "stale-\(stale)", kind: .removePlayer,
                                      subjects: [.player(1)], at: 0)
             assertStoreError(["never go back"]) { try store.commit(before: state, after: changed, entry: entry) }
         }

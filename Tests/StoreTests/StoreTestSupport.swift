@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GatherModel
+import GatherModelTestSupport
 import GatherStore
 import XCTest
 

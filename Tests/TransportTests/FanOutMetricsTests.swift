@@ -42,7 +42,10 @@ final class FanOutMetricsTests: XCTestCase {
         let reading = metrics.read()
         XCTAssertEqual(reading.written(.v2), .init(bytes: 100, frames: 1))
         XCTAssertEqual(reading.written(.v1), .init())
-        XCTAssertEqual(reading.counts[FineBuckets.index(milliseconds: 2.5)], 1)
+        // 2.5 ms, counted by hand: the 0.1 ms steps 0.1, 0.2, …, 2.5 put it at index 24.
+        XCTAssertEqual(FanOutMetrics.Reading.bounds[24], 2.5)
+        XCTAssertEqual(reading.counts[24], 1)
+        XCTAssertEqual(reading.counts.reduce(0, +), 1, "in that bucket only")
         XCTAssertEqual(reading.total, 1)
     }
 }

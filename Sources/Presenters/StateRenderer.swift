@@ -1,0 +1,37 @@
+import GatherDelivery
+import GatherModel
+
+/// The gather.v2 rendering of one published version, kept to patch the next version from.
+public struct StateRendering: Equatable, Sendable {
+    public let version: Int
+    /// The v2 `state` object as it was sent.
+    public let v2State: JSONValue
+
+    public init(version: Int, v2State: JSONValue) {
+        self.version = version
+        self.v2State = v2State
+    }
+}
+
+/// One version for every audience, decided without I/O: the gather.v1 snapshot, the gather.v2
+/// snapshot, and the gather.v2 patch from the previous rendering when it is the version just
+/// before (a gap means a client holding the older version could not apply it, so none is made).
+/// Pure, so the Coordinator only interprets its result and tests can hold every case.
+public enum StateRenderer {
+    public static func render(version: Int, state: GatherState, now: Int64, after previous: StateRendering?)
+        -> (frames: StateFrames, rendering: StateRendering)
+    {
+        let v2 = StatePresenter.json(state, now: now, protocol: .v2)
+        var patch: [UInt8]?
+        if let previous, previous.version == version - 1 {
+            patch = MessagePresenter.bytes(.patch(from: previous.version, version: version,
+                                                  operations: JSONPatch.diff(from: previous.v2State, to: v2)))
+        }
+        let frames = StateFrames(
+            version: version,
+            v1Snapshot: MessagePresenter.bytes(.snapshot(version: version, state: state, now: now)),
+            v2Snapshot: JSONWriter.bytes(MessagePresenter.snapshot(version: version, state: v2)),
+            v2Patch: patch)
+        return (frames, StateRendering(version: version, v2State: v2))
+    }
+}
