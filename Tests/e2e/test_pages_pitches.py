@@ -212,10 +212,13 @@ def test_the_console_works_on_the_pitch_it_is_switched_to(browsers):
     with GatherServer() as server:
         set_up(server, match(1, [0, 1], [2, 3]))
         console = browsers(server, *PHONE).login(ORGANISER, PASSWORD)
-        # Add a pitch in the manage area: the console switches to it.
+        # Add a pitch in the manage area: the console stays on Pitch 1 (issue 23) and says how to switch.
         console.click("#pitch-manage summary")
         console.fill("#pitch-add [name=name]", "South")
         console.click("#pitch-add button")
+        console.wait(lambda: "South added" in console.text("#notice"), what="the new pitch announced")
+        assert Select(console.find("#pitch-select")).first_selected_option.text.startswith("Pitch 1")
+        Select(console.find("#pitch-select")).select_by_visible_text("South — free")
         console.wait(lambda: Select(console.find("#pitch-select")).first_selected_option.text.startswith("South"),
                      what="the new pitch chosen")
         options = [option.text for option in Select(console.find("#pitch-select")).options]
