@@ -65,10 +65,10 @@ export class PitchBoard {
     if (flashing) { status.textContent = this.flash.text; fitNames([status]); return; }
     const gather = this.gather;
     if (!gather) {
+      // "Full time" is in the clock's place; the line under it says who won and who scored.
       const result = this.result;
       status.textContent = !result ? "Waiting for a gather"
-        : `Full time · ${result.winner}${result.goals.length ? ` · ${result.goals.join(", ")}` : ""}`;
-      if (result) fitNames([status]);
+        : `${result.winner}${result.goals.length ? ` · ${result.goals.join(", ")}` : ""}`;
       return;
     }
     const timer = gather.timer.status;

@@ -3,7 +3,7 @@
 import { $, h, replace } from "./dom.js";
 import { clock, names, eventText } from "./format.js";
 import { pitchById, playersById } from "./state.js";
-import { fullTimeDetails, fullTimeOf, resultNames } from "./full-time.js";
+import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
 
 const phaseText = { setup: "Line-up being picked", live: "Live" };
@@ -32,7 +32,9 @@ export function renderMatch(state, pitchId, named) {
       $(`#score-${low}`).textContent = result.teams[team].score;
     }
     $("#goals-title").textContent = "Full time";
-    replace($("#goals"), fullTimeDetails(result, names).map((node) => h("li", { class: "ft" }, node)));
+    const goals = goalLines(result, names);
+    replace($("#goals"), [h("li", { class: "ft-winner" }, winnerText(result)),
+      ...(goals.length ? goals.map((line) => h("li", { class: "goal" }, line)) : [h("li", { class: "empty" }, "No goals.")])]);
     return;
   }
   $("#goals-title").textContent = "Goals";

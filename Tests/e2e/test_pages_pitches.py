@@ -120,7 +120,9 @@ def test_the_organiser_names_the_scorer_in_two_taps_and_a_phone_sees_it_within_a
         console.click("#timeline li.goal button[aria-label^='Cancel the goal']")
         phone.wait_text("#score-a", "0")
         phone.wait(lambda: phone.find("#goals li.cancelled").is_displayed(), what="the goal struck through")
-        assert console.driver.find_elements(By.CSS_SELECTOR, "#timeline li.goal button") == []
+        # A cancelled goal offers only to bring it back (issue 23).
+        buttons = console.driver.find_elements(By.CSS_SELECTOR, "#timeline li.goal button")
+        assert [button.text for button in buttons] == ["Bring back"]
 
 
 # MARK: - Several pitches
@@ -248,6 +250,7 @@ def test_the_console_works_on_the_pitch_it_is_switched_to(browsers):
         # Everything the console sends goes to South; Pitch 1 is untouched.
         phone = browsers(server, *PHONE).open("/?pitch=2")
         phone.wait_text("#connection", "Live")
+        console.driver.execute_script("window.scrollTo(0, 0)")  # the match controls, clear of the sticky header
         console.click("[data-score=B][data-delta='1']")
         phone.wait_text("#score-b", "1")
         spectator = browsers(server, *PHONE).open("/?pitch=1")

@@ -187,6 +187,8 @@ def test_a_cancelled_goal_can_be_undone_for_ten_seconds_and_reads_struck_through
         assert_tap_target(page, "#timeline li.goal.cancelled button")
         shot(page, "organiser-undo-bar-390x844.png")
         no_axe_violations(page, "the undo bar")
+        page.driver.execute_script("document.querySelector('#timeline').scrollIntoView({block: 'center'})")
+        shot(page, "organiser-timeline-cancelled-goal-390x844.png")
         page.click("#undo-goal")
         page.wait(lambda: score(page) == ("0", "1"), what="the goal back")
         assert not page.find("#undo-bar").is_displayed()
@@ -288,7 +290,14 @@ def test_full_time_is_offered_at_zero_stays_on_every_page_and_is_shared_as_a_png
         page.wait(lambda: "copied" in page.text("#share-status"), what="the fallback's words")
 
         # Every other page: Full time, the score, the scorers, the winner.
-        for width, height in ((360, 640), (390, 844)):
+        for width, height in ((360, 640), (1920, 1080)):
+            other = browsers(server, width, height).login(ORGANISER, PASSWORD)
+            other.click("[data-tab=gather]")
+            other.wait(lambda: other.find("#full-time").is_displayed(), what=f"the full-time card at {width}")
+            assert other.scroll_width() <= width and other.cut_content() == []
+            shot(other, f"organiser-full-time-{width}x{height}.png")
+            no_axe_violations(other, f"organiser full time {width}")
+        for width, height in ((360, 640), (390, 844), (1920, 1080)):
             spectator = browsers(server, width, height).open("/")
             spectator.wait(lambda: spectator.text("#phase") == "Full time", what="the spectator's full time")
             assert (spectator.text("#score-a"), spectator.text("#score-b")) == ("2", "1")
@@ -298,7 +307,9 @@ def test_full_time_is_offered_at_zero_stays_on_every_page_and_is_shared_as_a_png
             no_axe_violations(spectator, f"spectator full time {width}")
             assert spectator.scroll_width() <= width
         board = browsers(server, 1920, 1080).open("/scoreboard.html")
-        board.wait(lambda: board.text("#status").startswith("Full time · Whites won"), what="the scoreboard's full time")
+        board.wait(lambda: board.text("#clock") == "Full time", what="the scoreboard's full time")
+        assert board.text("#status").startswith("Whites won · 1' Ann Ó Súilleabháin")
+        assert board.overlapping("#score-a", ".team, .status") == [] and board.cut_content() == []
         assert board.text("#clock") == "Full time" and (board.text("#score-a"), board.text("#score-b")) == ("2", "1")
         assert "Cid (assist" in board.text("#status")
         # Whites wear yellow on the projector; Team B keeps the default red.
