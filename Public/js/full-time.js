@@ -34,6 +34,17 @@ export function goalLines(result, names) {
   });
 }
 
+/// "Ann 2, Cid" — each scorer once (with a count past one), for a line read from across a hall;
+/// goals nobody was named for go by their team.
+export function scorerNames(result, names) {
+  const counts = new Map();
+  for (const goal of result.goals || []) {
+    const who = goal.playerId === null || goal.playerId === undefined ? result.teams[goal.team].name : nameOf(goal.playerId, names);
+    counts.set(who, (counts.get(who) || 0) + 1);
+  }
+  return [...counts].map(([who, count]) => (count > 1 ? `${who} ${count}` : who));
+}
+
 /// The plain-text summary Share sends beside the image.
 export function summaryText(result, pitchName, names, venue = location.host) {
   const goals = goalLines(result, names);

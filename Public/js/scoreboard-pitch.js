@@ -6,7 +6,7 @@ import { clock, scorerText } from "./format.js";
 import { FLASH_MS, GoalWatch } from "./goal-watch.js";
 import { pitchById, playersById } from "./state.js";
 import { fitNames } from "./scoreboard-fit.js";
-import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
+import { fullTimeOf, resultNames, scorerNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
 
 export class PitchBoard {
@@ -27,7 +27,7 @@ export class PitchBoard {
     $("#board-title").textContent = pitch && state.pitches.length > 1 ? `Scoreboard, ${pitch.name}` : "Scoreboard";
     // The last result of this pitch stays up ("Full time") until the next gather there.
     const result = fullTimeOf(pitch);
-    this.result = result && { winner: winnerText(result), goals: goalLines(result, resultNames(result, state, playersById(state))) };
+    this.result = result && { winner: winnerText(result), goals: scorerNames(result, resultNames(result, state, playersById(state))) };
     paintKits(document.body, (gather || result || {}).teams);
     if (!gather) {
       $("#team-a-name").textContent = result ? result.teams.A.name : "Team A";

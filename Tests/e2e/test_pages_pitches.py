@@ -263,6 +263,7 @@ def test_the_console_works_on_the_pitch_it_is_switched_to(browsers):
         console.wait(lambda: Select(console.find("#pitch-select")).first_selected_option.text.startswith("South"),
                      what="South remembered")
         Select(console.find("#pitch-select")).select_by_value("1")
+        console.driver.execute_script("window.scrollTo(0, 0)")  # the tabs, clear of the sticky header
         console.click("[data-tab=gather]")
         console.wait_text("#match-b-score", "0")
         # Ratings and records: after South ends, its players show one game each.
