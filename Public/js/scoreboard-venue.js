@@ -85,7 +85,9 @@ export class VenueBoard {
   renderClock() {
     for (const element of document.querySelectorAll("#venue [data-clock-pitch]")) {
       const pitch = pitchById(this.live.state, Number(element.dataset.clockPitch));
-      element.textContent = clock(this.live.remainingMs(pitch && pitch.gather && pitch.gather.timer));
+      const timer = pitch && pitch.gather && pitch.gather.timer;
+      // At 00:00, before an organiser ends the match, the card already says so in words.
+      element.textContent = timer && timer.status === "finished" ? "Full time" : clock(this.live.remainingMs(timer));
     }
   }
 

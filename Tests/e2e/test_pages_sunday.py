@@ -210,7 +210,8 @@ navigator.share = async (data) => {
   const file = data.files[0];
   const bytes = new Uint8Array(await file.arrayBuffer());
   const bitmap = await createImageBitmap(file);
-  window.__shared = {type: file.type, name: file.name, size: bytes.length, head: Array.from(bytes.slice(0, 8)),
+  const url = await new Promise((done) => { const reader = new FileReader(); reader.onload = () => done(reader.result); reader.readAsDataURL(file); });
+  window.__shared = {url, type: file.type, name: file.name, size: bytes.length, head: Array.from(bytes.slice(0, 8)),
                      width: bitmap.width, height: bitmap.height, text: data.text, title: data.title};
 };
 """
@@ -253,7 +254,10 @@ def test_full_time_is_offered_at_zero_stays_on_every_page_and_is_shared_as_a_png
         # A kit for Whites: yellow, shown on the projector and the phones.
         Select(page.find("#kit-a")).select_by_value("yellow")
         page.driver.execute_script("window.scrollTo(0, 0)")
+        venue = browsers(server, 1920, 1080).open("/scoreboard.html?pitch=all")
         page.wait(lambda: page.find("#fulltime-prompt").is_displayed(), timeout=10, what="Full time — end the match?")
+        # The venue overview says it in words at 00:00, before anyone ends the match.
+        venue.wait(lambda: venue.text("#venue .venue-clock") == "Full time", what="the venue overview at 00:00")
         assert page.text("#fulltime-text") == "Full time — end the match?"
         assert page.text("#match-pitch") == "Pitch 1 · Full time"
         assert_tap_target(page, "#fulltime-end")
@@ -277,6 +281,11 @@ def test_full_time_is_offered_at_zero_stays_on_every_page_and_is_shared_as_a_png
         shared = page.wait(lambda: page.driver.execute_script("return window.__shared"), what="the share")
         assert shared["type"] == "image/png" and shared["head"] == PNG_SIGNATURE and shared["size"] > 10_000
         assert (shared["width"], shared["height"]) == (1200, 675)
+        card = base64.b64decode(shared["url"].split(",", 1)[1])
+        assert card[:8] == bytes(PNG_SIGNATURE)
+        (ARTIFACTS / "result-card.png").write_bytes(card)
+        if os.environ.get("GATHER_SHOTS"):
+            shutil.copy(ARTIFACTS / "result-card.png", os.path.join(os.environ["GATHER_SHOTS"], "result-card.png"))
         assert shared["name"].startswith("full-time-") and shared["name"].endswith(".png")
         assert shared["text"].startswith("Full time · Pitch 1: Whites 2 – 1 Team B. Whites won.")
         assert "Goals: 1' Ann Ó Súilleabháin, 1' Cid (assist Ann Ó Súilleabháin), 1' Team B." in shared["text"]
@@ -317,8 +326,8 @@ def test_full_time_is_offered_at_zero_stays_on_every_page_and_is_shared_as_a_png
         assert colours == ["rgb(255, 217, 102)", "rgb(255, 143, 127)"], colours
         shot(board, "scoreboard-full-time-1920x1080.png")
         no_axe_violations(board, "scoreboard full time")
-        venue = browsers(server, 1920, 1080).open("/scoreboard.html?pitch=all")
-        venue.wait(lambda: "Full time" in venue.text("#venue"), what="the venue overview's full time")
+        venue.wait(lambda: "Whites won" in venue.text("#venue"), what="the venue overview's full time")
+        assert venue.text("#venue .venue-clock") == "Full time"
         assert "Whites won" in venue.text("#venue") and "No match right now" not in venue.text("#venue")
         shot(venue, "venue-full-time-1920x1080.png")
         no_axe_violations(venue, "venue overview full time")
