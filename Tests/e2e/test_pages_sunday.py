@@ -312,6 +312,10 @@ def test_full_time_is_offered_at_zero_stays_on_every_page_and_is_shared_as_a_png
             assert (spectator.text("#score-a"), spectator.text("#score-b")) == ("2", "1")
             assert "Whites won" in spectator.text("#goals") and "Cid (assist" in spectator.text("#goals")
             assert not spectator.find("#clock").is_displayed()
+            # The kits: Whites in yellow (picked), Team B in the default red.
+            stripes = spectator.driver.execute_script(
+                "return ['#team-a-name', '#team-b-name'].map((css) => getComputedStyle(document.querySelector(css)).borderBottomColor)")
+            assert stripes == ["rgb(242, 193, 78)", "rgb(192, 57, 43)"], stripes
             shot(spectator, f"spectator-full-time-{width}x{height}.png")
             no_axe_violations(spectator, f"spectator full time {width}")
             assert spectator.scroll_width() <= width
