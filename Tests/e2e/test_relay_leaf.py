@@ -205,6 +205,12 @@ def test_the_leaf_link_carries_tls_and_the_venue_user_reaches_only_its_own_venue
             await wait_for(lambda: _is(hub, ann.version), 20, "the mirror to reach the venue's version", interval=0.2)
             await follower.wait_snapshot(ann.version, timeout=15)
             assert follower.snapshot == ann.snapshot
+            # The relay's watcher report crosses the link the other way: the venue counts its follower.
+            # (It may have come while `ann` waited for its acks: `messages` holds everything read.)
+            def counted(message):
+                return message["type"] == "presence" and message.get("remote") == 1
+            if not any(counted(message) for message in ann.messages):
+                await ann.until(counted, 15)
 
             # Within the venue's account, a hub client hears the venue's ticks across the link
             # but not a state of another venue published on the laptop: the leaf user may not.
