@@ -79,7 +79,14 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
 
     public func connectionClosed(_ id: ConnectionID) { post(.clientDisconnected(id)) }
 
-    public func received(_ text: String, from id: ConnectionID) { post(.messageReceived(id, text: text)) }
+    /// Once the message is handled the Transport hears so (`.handled`), after the replies it
+    /// caused: it reads no further from a connection with too many messages waiting here.
+    public func received(_ text: String, from id: ConnectionID) {
+        queue.async {
+            self.execute(self.core.handle(.messageReceived(id, text: text)))
+            self.deliver([.handled(id)])
+        }
+    }
 
     private func post(_ event: CoordinatorEvent) {
         queue.async { self.execute(self.core.handle(event)) }

@@ -1,0 +1,103 @@
+import GatherDelivery
+@testable import GatherTransport
+import XCTest
+
+/// Every message pays before it costs: the token first, then a scan that never builds a tree.
+final class MessageGateTests: XCTestCase {
+    private let limits = MessageLimits()
+
+    private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    // MARK: - The scan
+
+    func testTheScanReadsTheTopLevelTypeAndIdOnly() {
+        let command = MessageScan(bytes(#"{"id":"c-1","type":"command","action":{"type":"x","id":"inner"}}"#))
+        XCTAssertEqual(command, MessageScan(isCommand: true, id: "c-1"))
+        let nested = MessageScan(bytes(#"{"action":{"type":"command"},"type":"login"}"#))
+        XCTAssertFalse(nested.isCommand, "a nested type is not the message's")
+        XCTAssertNil(MessageScan(bytes(#"{"type":"command","id":"a\"b"}"#)).id, "an id with escapes is not guessed at")
+        XCTAssertFalse(MessageScan(bytes(#"["type","command"]"#)).isCommand)
+        XCTAssertEqual(MessageScan(bytes(#"{"id":7,"type" : "command"}"#)), MessageScan(isCommand: true, id: nil))
+        XCTAssertFalse(MessageScan(bytes(#"{"note":"{[[[[","type":"command"}"#)).tooDeep, "brackets in strings do not nest")
+    }
+
+    func testNestingPast64IsFoundWithoutReadingFurther() {
+        XCTAssertFalse(MessageScan(Array(repeating: UInt8(ascii: "["), count: 64) + Array(repeating: UInt8(ascii: "]"), count: 64)).tooDeep)
+        XCTAssertTrue(MessageScan(Array(repeating: UInt8(ascii: "["), count: 65)).tooDeep)
+        XCTAssertTrue(MessageScan(Array(repeating: UInt8(ascii: "["), count: 511)).tooDeep)
+    }
+
+    // MARK: - The verdicts
+
+    func testAMalformedMessagePaysItsTokenAndTheBucketsWorthIsAllThatPasses() {
+        var connection = ConnectionBudget(limits: limits, now: 0)
+        var address = TokenBucket(capacity: 1_000, ratePerSecond: 0, now: 0)
+        let junk = bytes("not json at all")
+        var verdicts: [MessageGate.Verdict] = []
+        for _ in 0..<200 {
+            verdicts.append(MessageGate.judge(junk, connection: &connection, address: &address, limits: limits, now: 0))
+        }
+        XCTAssertEqual(verdicts.prefix(100).filter { $0 == .pass }.count, 100, "the burst passes, to be answered bad_json by the source")
+        XCTAssertEqual(verdicts[100], .answer(.rateLimited(isCommand: false, id: nil)))
+        XCTAssertEqual(verdicts.filter { $0 == .pass }.count, 100)
+        XCTAssertEqual(verdicts.last, .close(code: CloseCode.policyViolation, reason: "too many messages; slow down"),
+                       "a client that keeps going past 50 refusals is closed")
+        XCTAssertEqual(verdicts.filter { if case .answer = $0 { true } else { false } }.count, 50)
+    }
+
+    func testARefusedCommandIsRejectedWithItsId() {
+        var connection = ConnectionBudget(limits: limits, now: 0)
+        var address = TokenBucket(capacity: 0, ratePerSecond: 0, now: 0)
+        XCTAssertEqual(MessageGate.judge(bytes(#"{"type":"command","id":"c-9"}"#), connection: &connection, address: &address,
+                                         limits: limits, now: 0),
+                       .answer(.rateLimited(isCommand: true, id: "c-9")), "the address's budget is shared and spent")
+        XCTAssertEqual(String(decoding: GateAnswers.bytes(.rateLimited(isCommand: true, id: "c-9"), version: 12), as: UTF8.self),
+                       #"{"code":"rate_limited","id":"c-9","message":"Too many commands at once; wait a moment and try again.","type":"rejected","version":12}"#)
+    }
+
+    func testTooDeepIsAnsweredBadJSONAndLargeNonCommandsAreClosed() {
+        var connection = ConnectionBudget(limits: limits, now: 0)
+        var address = TokenBucket(capacity: 1_000, ratePerSecond: 0, now: 0)
+        XCTAssertEqual(MessageGate.judge(Array(repeating: UInt8(ascii: "["), count: 511), connection: &connection,
+                                         address: &address, limits: limits, now: 0), .answer(.tooDeep))
+        let big = bytes(#"{"type":"login","pad":""#) + Array(repeating: UInt8(ascii: "x"), count: 5_000) + bytes(#""}"#)
+        XCTAssertEqual(MessageGate.judge(big, connection: &connection, address: &address, limits: limits, now: 0),
+                       .close(code: CloseCode.messageTooBig, reason: "messages other than commands are limited to 4 KiB"))
+        let bigCommand = bytes(#"{"type":"command","id":"c","pad":""#) + Array(repeating: UInt8(ascii: "x"), count: 60_000) + bytes(#""}"#)
+        XCTAssertEqual(MessageGate.judge(bigCommand, connection: &connection, address: &address, limits: limits, now: 0), .pass)
+        XCTAssertEqual(connection.bucket.tokens, 100 - 1 - 2 - 15, "a large message costs more")
+    }
+
+    func testAConnectionTooFarAheadOfItsSourceStopsBeingReadUntilItDrains() {
+        var connection = ConnectionBudget(limits: limits, now: 0)
+        let paused = (0..<8).map { _ in MessageGate.handedOver(bytes: 10, connection: &connection, limits: limits) }
+        XCTAssertEqual(paused, Array(repeating: false, count: 7) + [true])
+        XCTAssertTrue(connection.readingPaused)
+        XCTAssertTrue(MessageGate.handled(connection: &connection, limits: limits), "one handled: room again")
+        XCTAssertFalse(MessageGate.handled(connection: &connection, limits: limits), "already reading")
+        XCTAssertEqual(connection.waiting.count, 6)
+        var bytesBound = ConnectionBudget(limits: limits, now: 0)
+        XCTAssertTrue(MessageGate.handedOver(bytes: 128 * 1_024, connection: &bytesBound, limits: limits), "bytes count too")
+    }
+
+    // MARK: - Log text
+
+    func testLogTextEscapesControlsAndCutsAt200Bytes() {
+        XCTAssertEqual(LogText.escaped("a\u{1B}[2J\u{07}b\\"), "a\\x1B[2J\\x07b\\x5C")
+        XCTAssertEqual(LogText.escaped("\u{9B}x"), "\\x9Bx", "C1 controls too")
+        let long = LogText.escaped(String(repeating: "é", count: 300))
+        XCTAssertLessThanOrEqual(long.utf8.count, 200 + "…".utf8.count)
+        XCTAssertTrue(long.hasSuffix("…"))
+    }
+
+    func testRepeatedLinesAreCountedAndSummedUpOnceTheWindowEnds() {
+        var throttle = LogThrottle(windowSeconds: 10, burst: 3)
+        let admitted = (0..<3_651).map { throttle.admit("refused handshakes", key: "127.0.0.9", now: UInt64($0) * 1_000) }
+        XCTAssertEqual(admitted.filter { $0 }.count, 3)
+        XCTAssertTrue(throttle.admit("refused handshakes", key: "127.0.0.10", now: 0), "each address has its own window")
+        XCTAssertEqual(throttle.summaries(now: 9_000_000_000), [], "the window is still open")
+        XCTAssertEqual(throttle.summaries(now: 10_000_000_000).map(\.line),
+                       ["… 3,648 more refused handshakes from 127.0.0.9 in the last 10 s"])
+        XCTAssertTrue(throttle.admit("refused handshakes", key: "127.0.0.9", now: 10_000_000_001), "a new window")
+    }
+}
