@@ -10,15 +10,15 @@ import Synchronization
 
 /// The composition root of `gather serve`: builds every part, wires them, runs until a signal.
 enum Server {
-    static func run(options: ServeCommand) throws {
+    static func run(configuration settings: ServerConfiguration) throws {
         // Before anything can print the ready line: a signal right after it must shut down cleanly.
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         InterruptForwarding.install { signals.deliver($0) }
-        let logger = ServerLogging.makeLogger(level: options.logLevel)
+        let logger = ServerLogging.makeLogger(level: settings.logLevel)
 
         let store: SQLiteStore
         do {
-            store = try SQLiteStore(directory: options.data.dataDirectory)
+            store = try SQLiteStore(directory: settings.dataDirectory)
         } catch {
             throw StartupFailure(description: "cannot open the data folder: \(error)")
         }
@@ -30,11 +30,12 @@ enum Server {
         let identity = MachineIdentity.current()
         let certificates: CertificateBundle
         do {
-            if let certificatePath = options.certificatePath, let privateKeyPath = options.privateKeyPath {
+            switch settings.certificates {
+            case .supplied(let certificatePath, let privateKeyPath):
                 certificates = try CertificateAuthority.userSupplied(certificatePath: certificatePath,
                                                                      privateKeyPath: privateKeyPath)
-            } else {
-                certificates = try CertificateAuthority.ensure(in: options.certificateDirectory, identity: identity)
+            case .localCA(let directory):
+                certificates = try CertificateAuthority.ensure(in: directory, identity: identity)
             }
         } catch {
             throw StartupFailure(description: "certificate problem: \(error)")
@@ -44,8 +45,8 @@ enum Server {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
         }
 
-        let inviteCode = options.inviteCode ?? SecureRandom.inviteCode()
-        let links = ServerLinks(identity: identity, host: options.host)
+        let inviteCode = settings.inviteCode ?? SecureRandom.inviteCode()
+        let links = ServerLinks(identity: identity, host: settings.host)
         let hasher = PasswordHasher()
         let environment = CoordinatorEnvironment(
             now: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
@@ -80,17 +81,17 @@ enum Server {
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
                                 caCertificate: caCertificate, links: links,
-                                metricsReaders: options.metricsFrom.flatMap(AddressRange.init(cidr:)).map { [$0] } ?? [])
+                                metricsReaders: settings.metricsReaders)
         var configuration = TransportConfiguration(
-            host: options.host, port: options.port,
+            host: settings.host, port: settings.port,
             certificatePath: certificates.certificatePath, privateKeyPath: certificates.privateKeyPath,
-            publicDirectory: options.publicDirectory,
+            publicDirectory: settings.publicDirectory,
             dynamicRoutes: { request in routes.respond(to: request) })
-        configuration.maximumConnections = options.maximumConnections
-        configuration.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
-        configuration.spectatorPort = options.spectatorPort.bindPort
-        configuration.pingIntervalSeconds = options.pingIntervalSeconds
-        configuration.stalledTimeoutSeconds = options.stallTimeoutSeconds
+        configuration.maximumConnections = settings.maximumConnections
+        configuration.maximumConnectionsPerAddress = settings.maximumConnectionsPerAddress
+        configuration.spectatorPort = settings.spectatorPort
+        configuration.pingIntervalSeconds = settings.pingIntervalSeconds
+        configuration.stalledTimeoutSeconds = settings.stallTimeoutSeconds
         let server = LiveServer(configuration: configuration, logger: logger, source: coordinator)
         transport.server = server
 
@@ -104,7 +105,7 @@ enum Server {
         links.bind(tlsPort: ports.tls ?? 0, spectatorPort: ports.spectator)
 
         Banner.print(links: links, inviteCode: inviteCode, certificates: certificates, pitches: coordinator.pitchNames())
-        logger.info("serving", metadata: ["server.host": "\(options.host)", "server.port": "\(ports.tls ?? 0)",
+        logger.info("serving", metadata: ["server.host": "\(settings.host)", "server.port": "\(ports.tls ?? 0)",
                                           "server.spectator_port": "\(ports.spectator.map(String.init) ?? "off")",
                                           "store.version": "\(coordinator.metrics.read().version)"])
 

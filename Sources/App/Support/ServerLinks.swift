@@ -43,17 +43,20 @@ final class ServerLinks: Sendable {
     /// `/qr.svg`: the spectator page (of one pitch), or the organiser page for co-organisers.
     /// Drawn once per target and port.
     func qrCodeSVG(query: String?) -> String? {
-        let target = Self.qrTarget(query: query)
-        let url: String
-        switch target {
-        case .organiser: url = organiserURL
-        case .spectator(let pitch): url = spectatorURL(pitch: pitch)
-        }
+        let url = url(of: Self.qrTarget(query: query))
         return bound.withLock { bound in
             if let cached = bound.cachedQRCodes[url] { return cached }
             let svg = QRCode.svg(for: url)
             if bound.cachedQRCodes.count < 64 { bound.cachedQRCodes[url] = svg }
             return svg
+        }
+    }
+
+    /// Where a QR code of this target leads.
+    func url(of target: QRTarget) -> String {
+        switch target {
+        case .organiser: organiserURL
+        case .spectator(let pitch): spectatorURL(pitch: pitch)
         }
     }
 
