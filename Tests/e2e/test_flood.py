@@ -288,3 +288,16 @@ def test_a_header_trickle_on_the_tls_port_is_closed_within_5_s(server):
     finally:
         tls.close()
     assert closed_after is not None and closed_after <= 7, closed_after
+
+
+@pytest.mark.xfail(strict=True, reason="libwebsockets 4.1.6 reads unmasked client frames and does not tell "
+                                       "the application (docs/PROTOCOL.md §15, item 11)")
+def test_an_unmasked_frame_closes_the_connection_1002(server):
+    status, _, sock, rest = door_handshake(server, source="127.0.0.24")
+    assert " 101 " in status
+    payload = b'{"type":"logout","id":"unmasked"}'
+    sock.sendall(struct.pack("!BB", 0x81, len(payload)) + payload)
+    try:
+        assert rawws.read_close_code(sock, rest, timeout=3) == 1002
+    finally:
+        sock.close()
