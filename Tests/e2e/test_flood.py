@@ -85,7 +85,8 @@ def test_two_hundred_malformed_messages_at_once_get_at_most_a_buckets_worth_of_b
             try:
                 message = await live.next(max(0.1, deadline - time.monotonic()))
             except websockets.ConnectionClosed as closed:
-                close_code = closed.rcvd.code if closed.rcvd else None
+                # 1008; a client still sending when the server closes may see a reset instead.
+                close_code = closed.rcvd.code if closed.rcvd else "reset"
                 break
             except (TimeoutError, asyncio.TimeoutError):
                 break
@@ -95,7 +96,8 @@ def test_two_hundred_malformed_messages_at_once_get_at_most_a_buckets_worth_of_b
     codes, close_code, elapsed = run(scenario())
     assert 90 <= codes["bad_json"] <= 100 + 20 * elapsed + 1, (codes, elapsed)
     assert codes["rate_limited"] > 0, codes
-    assert codes["bad_json"] + codes["rate_limited"] == 200 or close_code == 1008, (codes, close_code)
+    assert codes["bad_json"] + codes["rate_limited"] == 200 or close_code in (1008, "reset"), (codes, close_code)
+    assert codes["rate_limited"] <= 50, "at most 50 refusals in a row are answered"
 
 
 def test_a_nesting_bomb_is_bad_json_and_a_large_message_that_is_not_a_command_is_closed_1009(server):
@@ -241,6 +243,8 @@ def test_refused_handshakes_with_painted_origins_leave_a_short_plain_log():
                                                       for line in server.errors + server.output):
             time.sleep(0.2)
         log = "\n".join(server.errors[errors_before:] + server.output[output_before:])
+    print(f"3,000 refused handshakes: {len(log.encode())} bytes of log, "
+          f"{log.count(chr(27))} ESC, {log.count(chr(7))} BEL")
     assert "\x1b" not in log and "\x07" not in log
     assert len(log.encode()) <= 1_000_000, f"{len(log.encode())} bytes of log"
     assert "more refused handshakes from 127.0.0.9 in the last 10 s" in log, log[-2000:]
