@@ -3,8 +3,9 @@ import GatherDelivery
 /// What one connection has spent and has waiting (service thread).
 struct ConnectionBudget {
     var bucket: TokenBucket
-    /// Messages refused in a row for want of a token: a client that keeps going is closed.
-    var refusedInARow = 0
+    /// Refusals are answered from a bucket of their own: a client that keeps sending past its
+    /// tokens is closed once this one is empty too.
+    var refusals: TokenBucket
     /// Sizes of the messages handed to the source and not yet `handled`, oldest first.
     var waiting: [Int] = []
     var waitingBytes = 0
@@ -13,6 +14,8 @@ struct ConnectionBudget {
 
     init(limits: MessageLimits, now: Int64) {
         bucket = TokenBucket(capacity: limits.connectionBurst, ratePerSecond: limits.connectionPerSecond, now: now)
+        refusals = TokenBucket(capacity: Double(limits.refusalsBeforeClose), ratePerSecond: limits.connectionPerSecond,
+                               now: now)
     }
 }
 
@@ -44,14 +47,12 @@ enum MessageGate {
                       limits: MessageLimits, now: Int64) -> Verdict {
         let cost = cost(ofBytes: bytes.count)
         guard connection.bucket.take(cost, now: now), address.take(cost, now: now) else {
-            connection.refusedInARow += 1
-            guard connection.refusedInARow <= limits.refusalsBeforeClose else {
+            guard connection.refusals.take(now: now) else {
                 return .close(code: CloseCode.policyViolation, reason: "too many messages; slow down")
             }
             let scan = MessageScan(bytes)
             return .answer(.rateLimited(isCommand: scan.isCommand, id: scan.tooDeep ? nil : scan.id))
         }
-        connection.refusedInARow = 0
         let scan = MessageScan(bytes)
         if scan.tooDeep { return .answer(.tooDeep) }
         if !scan.isCommand, bytes.count > limits.otherMessageBytes {
@@ -71,6 +72,18 @@ enum MessageGate {
               connection.waiting.count >= limits.waitingMessages || connection.waitingBytes >= limits.waitingBytes
         else { return false }
         connection.readingPaused = true
+        return true
+    }
+
+    /// A TLS connection's backlog is bounded by refusing, not by pausing: lws 4.1.6 spins its
+    /// whole loop when a TLS connection whose bytes OpenSSL already decrypted is flow-controlled.
+    /// False when the message must be refused (answered `rate_limited`).
+    static func admitToBacklog(bytes: Int, connection: inout ConnectionBudget, limits: MessageLimits) -> Bool {
+        guard connection.waiting.count < limits.tlsWaitingMessages,
+              connection.waitingBytes + bytes <= limits.tlsWaitingBytes
+        else { return false }
+        connection.waiting.append(bytes)
+        connection.waitingBytes += bytes
         return true
     }
 

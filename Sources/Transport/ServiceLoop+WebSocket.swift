@@ -172,7 +172,20 @@ extension ServiceLoop {
         guard let text = String(validating: connection.incoming, as: UTF8.self) else {
             return closeNow(wsi, code: CloseCode.invalidPayload, reason: "text frames must be valid UTF-8")
         }
-        if MessageGate.handedOver(bytes: connection.incoming.count, connection: &connection.budget, limits: limits) {
+        if lws_is_ssl(wsi) != 0 {
+            guard MessageGate.admitToBacklog(bytes: connection.incoming.count, connection: &connection.budget,
+                                             limits: limits) else {
+                let scan = MessageScan(connection.incoming)
+                let answer = GateAnswers.bytes(.rateLimited(isCommand: scan.isCommand, id: scan.id),
+                                               version: shared.state?.version ?? 0)
+                guard connection.outbox.enqueue(SharedFrame(answer)) else {
+                    return closeNow(wsi, code: CloseCode.policyViolation, reason: "too many replies waiting")
+                }
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+        } else if MessageGate.handedOver(bytes: connection.incoming.count, connection: &connection.budget,
+                                         limits: limits) {
             // Far enough ahead of the source: nothing more is read until it catches up.
             lws_rx_flow_control(wsi, 0)
         }

@@ -115,13 +115,19 @@ public struct MessageLimits: Sendable, Equatable {
     /// Shared by every connection of one address.
     public var addressBurst: Double = 400
     public var addressPerSecond: Double = 100
-    /// Refused messages in a row before the connection is closed (1008).
-    public var refusalsBeforeClose = 50
+    /// Refused messages answered in a burst (refilled as the bucket is) before the connection is
+    /// closed (1008): a client that sent 250 at once is answered, one that keeps going is not.
+    public var refusalsBeforeClose = 200
     /// Messages that are not `command`s are at most this big (beyond: close 1009).
     public var otherMessageBytes = 4_096
     /// A connection with this many messages (or bytes) waiting for its source is not read further.
     public var waitingMessages = 8
     public var waitingBytes = 128 * 1_024
+    /// On TLS the server cannot stop reading (lws 4.1.6 spins when a TLS connection is
+    /// flow-controlled): beyond this backlog a message is refused `rate_limited` instead. The
+    /// buckets already keep a connection near it: 100 messages, or six of 64 KiB.
+    public var tlsWaitingMessages = 128
+    public var tlsWaitingBytes = 1 << 20
 
     public init() {}
 }

@@ -34,15 +34,32 @@ final class MessageGateTests: XCTestCase {
         var address = TokenBucket(capacity: 1_000, ratePerSecond: 0, now: 0)
         let junk = bytes("not json at all")
         var verdicts: [MessageGate.Verdict] = []
-        for _ in 0..<200 {
+        for _ in 0..<301 {
             verdicts.append(MessageGate.judge(junk, connection: &connection, address: &address, limits: limits, now: 0))
         }
         XCTAssertEqual(verdicts.prefix(100).filter { $0 == .pass }.count, 100, "the burst passes, to be answered bad_json by the source")
         XCTAssertEqual(verdicts[100], .answer(.rateLimited(isCommand: false, id: nil)))
         XCTAssertEqual(verdicts.filter { $0 == .pass }.count, 100)
+        XCTAssertEqual(verdicts.filter { if case .answer = $0 { true } else { false } }.count, 200,
+                       "250 sent at once are all answered")
         XCTAssertEqual(verdicts.last, .close(code: CloseCode.policyViolation, reason: "too many messages; slow down"),
-                       "a client that keeps going past 50 refusals is closed")
-        XCTAssertEqual(verdicts.filter { if case .answer = $0 { true } else { false } }.count, 50)
+                       "a client that keeps going past 200 refusals is closed")
+    }
+
+    func testAClientThatKeepsSendingPastItsRefillIsClosedInTheEnd() {
+        var connection = ConnectionBudget(limits: limits, now: 0)
+        var address = TokenBucket(capacity: 1_000_000, ratePerSecond: 0, now: 0)
+        // 1,000 messages a second: one in fifty passes on the refill; the refusals' own bucket
+        // runs dry all the same.
+        var closedAt: Int?
+        for index in 0..<20_000 where closedAt == nil {
+            if case .close = MessageGate.judge(bytes("{}"), connection: &connection, address: &address, limits: limits,
+                                               now: Int64(index)) {
+                closedAt = index
+            }
+        }
+        XCTAssertNotNil(closedAt)
+        XCTAssertLessThan(closedAt ?? .max, 1_000)
     }
 
     func testARefusedCommandIsRejectedWithItsId() {
@@ -76,6 +93,12 @@ final class MessageGateTests: XCTestCase {
         XCTAssertTrue(MessageGate.handled(connection: &connection, limits: limits), "one handled: room again")
         XCTAssertFalse(MessageGate.handled(connection: &connection, limits: limits), "already reading")
         XCTAssertEqual(connection.waiting.count, 6)
+        var tls = ConnectionBudget(limits: limits, now: 0)
+        let admitted = (0..<130).map { _ in MessageGate.admitToBacklog(bytes: 10, connection: &tls, limits: limits) }
+        XCTAssertEqual(admitted.filter { $0 }.count, 128, "on TLS the backlog is bounded by refusing")
+        XCTAssertFalse(tls.readingPaused)
+        XCTAssertFalse(MessageGate.handled(connection: &tls, limits: limits))
+        XCTAssertTrue(MessageGate.admitToBacklog(bytes: 10, connection: &tls, limits: limits), "room again once handled")
         var bytesBound = ConnectionBudget(limits: limits, now: 0)
         XCTAssertTrue(MessageGate.handedOver(bytes: 128 * 1_024, connection: &bytesBound, limits: limits), "bytes count too")
     }
