@@ -12,7 +12,7 @@ struct MessageScan: Equatable {
     var tooDeep = false
     /// The top-level object's `"type"` is `"command"`.
     var isCommand = false
-    /// The top-level object's `"id"`, when it is a string without escapes of at most 256 bytes.
+    /// The top-level object's `"id"`, when it is a string of 1–64 characters and at most 256 bytes.
     var id: String?
 
     /// For tests: a scan's expected outcome.
@@ -50,7 +50,7 @@ struct MessageScan: Equatable {
                         expectKey = false
                     } else if expectValue {
                         expectValue = false
-                        if let key, !stringHasEscape { take(key: key, value: text) }
+                        if let key { take(key: key, value: text, escaped: stringHasEscape) }
                     }
                 }
                 continue
@@ -85,11 +85,69 @@ struct MessageScan: Equatable {
         }
     }
 
-    private mutating func take(key: ArraySlice<UInt8>, value: ArraySlice<UInt8>) {
+    private mutating func take(key: ArraySlice<UInt8>, value: ArraySlice<UInt8>, escaped: Bool) {
         if key.elementsEqual("type".utf8) {
-            isCommand = value.elementsEqual("command".utf8)
+            isCommand = !escaped && value.elementsEqual("command".utf8)
         } else if key.elementsEqual("id".utf8) {
-            id = value.isEmpty || value.count > 256 ? nil : String(decoding: value, as: UTF8.self)
+            let text = escaped ? Self.unescaped(value) : String(decoding: value, as: UTF8.self)
+            id = text.flatMap { $0.isEmpty || $0.count > 64 || $0.utf8.count > 256 ? nil : $0 }
         }
+    }
+
+    /// A JSON string's escapes decoded (an id may be written `\ud83d\ude00`); nil when one is
+    /// malformed. Only ever run on one short value, for an answer that must carry it.
+    static func unescaped(_ raw: ArraySlice<UInt8>) -> String? {
+        guard raw.count <= 1_536 else { return nil }
+        var scalars = String.UnicodeScalarView()
+        var bytes: [UInt8] = []
+        var index = raw.startIndex
+        func flush() -> Bool {
+            guard !bytes.isEmpty else { return true }
+            guard let text = String(validating: bytes, as: UTF8.self) else { return false }
+            scalars.append(contentsOf: text.unicodeScalars)
+            bytes.removeAll()
+            return true
+        }
+        func hex4(at start: Int) -> UInt32? {
+            guard start + 4 <= raw.endIndex, let text = String(validating: raw[start..<start + 4], as: UTF8.self) else {
+                return nil
+            }
+            return UInt32(text, radix: 16)
+        }
+        while index < raw.endIndex {
+            let byte = raw[index]
+            guard byte == UInt8(ascii: "\\") else {
+                bytes.append(byte)
+                index += 1
+                continue
+            }
+            guard flush(), index + 1 < raw.endIndex else { return nil }
+            let escape = raw[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(Unicode.Scalar(escape))
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                guard var code = hex4(at: index) else { return nil }
+                index += 4
+                if (0xD800...0xDBFF).contains(code) {
+                    guard index + 6 <= raw.endIndex, raw[index] == UInt8(ascii: "\\"), raw[index + 1] == UInt8(ascii: "u"),
+                          let low = hex4(at: index + 2), (0xDC00...0xDFFF).contains(low)
+                    else { return nil }
+                    index += 6
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { return nil }
+                scalars.append(scalar)
+            default:
+                return nil
+            }
+        }
+        guard flush() else { return nil }
+        return String(scalars)
     }
 }

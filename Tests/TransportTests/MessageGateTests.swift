@@ -15,7 +15,10 @@ final class MessageGateTests: XCTestCase {
         XCTAssertEqual(command, MessageScan(isCommand: true, id: "c-1"))
         let nested = MessageScan(bytes(#"{"action":{"type":"command"},"type":"login"}"#))
         XCTAssertFalse(nested.isCommand, "a nested type is not the message's")
-        XCTAssertNil(MessageScan(bytes(#"{"type":"command","id":"a\"b"}"#)).id, "an id with escapes is not guessed at")
+        XCTAssertEqual(MessageScan(bytes(#"{"type":"command","id":"a\"b\ud83d\ude00\n"}"#)).id, "a\"b😀\n",
+                       "an id's escapes are decoded: the answer carries it back")
+        XCTAssertNil(MessageScan(bytes(#"{"type":"command","id":"\ud83d"}"#)).id, "a lone surrogate is no id")
+        XCTAssertNil(MessageScan(bytes(#"{"type":"command","id":"\#(String(repeating: "x", count: 65))"}"#)).id)
         XCTAssertFalse(MessageScan(bytes(#"["type","command"]"#)).isCommand)
         XCTAssertEqual(MessageScan(bytes(#"{"id":7,"type" : "command"}"#)), MessageScan(isCommand: true, id: nil))
         XCTAssertFalse(MessageScan(bytes(#"{"note":"{[[[[","type":"command"}"#)).tooDeep, "brackets in strings do not nest")
