@@ -298,7 +298,7 @@ def test_a_header_trickle_on_the_tls_port_is_closed_within_5_s(server):
 
 
 @pytest.mark.xfail(strict=True, reason="libwebsockets 4.1.6 reads unmasked client frames and does not tell "
-                                       "the application (docs/PROTOCOL.md §15, item 13)")
+                                       "the application (docs/PROTOCOL.md §15, item 16)")
 def test_an_unmasked_frame_closes_the_connection_1002(server):
     status, _, sock, rest = door_handshake(server, source="127.0.0.24")
     assert " 101 " in status
