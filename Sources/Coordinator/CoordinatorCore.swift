@@ -38,7 +38,9 @@ public final class CoordinatorCore {
         self.store = store
         self.environment = environment
         self.logger = logger
-        self.arbiter = Arbiter(recent: loaded.recentJournal, windowLimit: environment.limits.journalWindow)
+        // Read once at start-up: afterwards arbitration never reads the journal.
+        self.arbiter = Arbiter(journal: try store.journal(after: max(0, loaded.version - environment.limits.journalKept)),
+                               version: loaded.version)
         self.attempts = AttemptLimiter(allowed: environment.limits.failedLoginsAllowed,
                                        windowMs: environment.limits.failureWindowMs,
                                        lockoutMs: environment.limits.lockoutMs)
