@@ -158,20 +158,26 @@ extension CoordinatorCore {
     /// Admits an attempt and counts it at once, under the address and under the username from
     /// that address (never the username alone: a stranger who knows a name must not lock its
     /// owner out from another phone). Refuses while either is locked, while this connection's
-    /// last attempt is still being checked, or while the server's password checks are all taken.
+    /// last attempt is still being checked, or while the password checks have no place for it;
+    /// that last refusal counts as a failed attempt of the address, so a flood locks itself out.
     private func admitAttempt(username: String?, id: String?, from client: ConnectionID,
                               into effects: inout [Effect]) -> Bool {
         guard let session = clients[client] else { return false }
         let now = environment.now()
         let keys = Self.attemptKeys(address: session.address, username: username)
-        let refusal: String? = if keys.contains(where: { attempts.refuses($0, now: now) }) {
-            "Too many failed attempts; wait a minute and try again."
+        var refusal: String?
+        if keys.contains(where: { attempts.refuses($0, now: now) }) {
+            refusal = "Too many failed attempts; wait a minute and try again."
         } else if session.awaitingPassword {
-            "Still checking your last attempt; wait a moment."
-        } else if !passwordChecks.hasRoom {
-            "The server is busy checking passwords; try again in a moment."
-        } else {
-            nil
+            refusal = "Still checking your last attempt; wait a moment."
+        } else if let full = passwordChecks.refusal(address: session.address,
+                                                    clean: !attempts.failedRecently(keys[0], now: now)) {
+            attempts.admit(keys[0], now: now)
+            attempts.failed(keys[0], now: now)
+            refusal = switch full {
+            case .busy: "The server is busy checking passwords; try again in a moment."
+            case .addressWaiting: "A password check from your address is already waiting; try again in a moment."
+            }
         }
         if let refusal {
             sendError(.rateLimited, refusal, id: id, to: client, into: &effects)
@@ -199,10 +205,12 @@ extension CoordinatorCore {
         sendError(code, message, id: id, to: client, into: &effects)
     }
 
-    // MARK: - The KDF, two at a time
+    // MARK: - The KDF, two at a time (PasswordChecks says who waits)
 
     private func requestPasswordCheck(_ work: Effect, into effects: inout [Effect]) {
-        if let started = passwordChecks.request(work) { effects.append(started) }
+        guard let client = work.passwordClient, let address = clients[client]?.address else { return }
+        let clean = !attempts.failedRecently(Self.attemptKeys(address: address, username: nil)[0], now: environment.now())
+        if let started = passwordChecks.request(work, address: address, clean: clean) { effects.append(started) }
         tallyPasswordChecks()
     }
 
