@@ -170,8 +170,7 @@ extension CoordinatorCore {
             refusal = "Too many failed attempts; wait a minute and try again."
         } else if session.awaitingPassword {
             refusal = "Still checking your last attempt; wait a moment."
-        } else if let full = passwordChecks.refusal(address: session.address,
-                                                    clean: !attempts.failedRecently(keys[0], now: now)) {
+        } else if let full = passwordChecks.refusal(address: session.address, isClean: isClean) {
             attempts.admit(keys[0], now: now)
             attempts.failed(keys[0], now: now)
             refusal = switch full {
@@ -209,14 +208,33 @@ extension CoordinatorCore {
 
     private func requestPasswordCheck(_ work: Effect, into effects: inout [Effect]) {
         guard let client = work.passwordClient, let address = clients[client]?.address else { return }
-        let clean = !attempts.failedRecently(Self.attemptKeys(address: address, username: nil)[0], now: environment.now())
-        if let started = passwordChecks.request(work, address: address, clean: clean) { effects.append(started) }
+        switch passwordChecks.admit(work, address: address, isClean: isClean) {
+        case .started(let started): effects.append(started)
+        case .queued(let pushedOut?):
+            // A clean address took the place of a check from an address that failed recently.
+            if let other = pushedOut.passwordClient, clients[other] != nil {
+                clients[other]?.awaitingPassword = false
+                failAttempt(.rateLimited, "The server is busy checking passwords; try again in a moment.",
+                            username: nil, id: pushedOut.passwordRequestID, client: other, into: &effects)
+            }
+        case .queued(nil): break
+        case .refused:
+            // `admitAttempt` asked first; nothing changed since.
+            assertionFailure("a password check admitted a moment ago was refused")
+        }
         tallyPasswordChecks()
     }
 
     func startNextPasswordCheck(into effects: inout [Effect]) {
-        if let next = passwordChecks.finished(stillConnected: { clients[$0] != nil }) { effects.append(next) }
+        if let next = passwordChecks.finished(stillConnected: { clients[$0] != nil }, isClean: isClean) {
+            effects.append(next)
+        }
         tallyPasswordChecks()
+    }
+
+    /// An address is clean while none of its attempts failed within the window.
+    private func isClean(_ address: String) -> Bool {
+        !attempts.failedRecently(Self.attemptKeys(address: address, username: nil)[0], now: environment.now())
     }
 
     func tallyPasswordChecks() {

@@ -4,11 +4,13 @@ import GatherDelivery
 /// most `running` checks run at once in the whole server and `waiting` more wait their turn;
 /// beyond that an attempt is refused at once.
 ///
-/// Strangers cannot hog it (issue 20: fifty addresses kept every slot busy and the organiser was
-/// refused 13 times of 13): at most one check waits per address; checks for addresses with no
-/// recent failure ("clean") wait ahead of the others; and the last `reservedForClean` waiting
-/// places are theirs alone. An attacker's address is clean only until its first failure (a
-/// "busy" refusal counts as one), so the reserved places stay free for the organiser.
+/// Strangers cannot hog it (issue 20: fifty addresses kept every place busy and the organiser was
+/// refused 13 times of 13). At most one check waits per address. An address is *clean* while it
+/// has no recent failure (a refusal for room counts as one, see `CoordinatorCore.admitAttempt`);
+/// clean addresses' checks start first, the last `reservedForClean` waiting places are theirs
+/// alone, and a clean newcomer who finds every place taken pushes out the newest check of an
+/// address that is not clean. Cleanliness is asked again whenever it matters, since an address
+/// stops being clean the moment one of its attempts fails.
 struct PasswordChecks: Equatable {
     static let running = 2
     static let waiting = 16
@@ -17,7 +19,6 @@ struct PasswordChecks: Equatable {
     struct Waiting: Equatable {
         var work: Effect
         var address: String
-        var clean: Bool
     }
 
     enum Refusal: Equatable {
@@ -27,44 +28,62 @@ struct PasswordChecks: Equatable {
         case addressWaiting
     }
 
+    enum Admission: Equatable {
+        /// Start this now.
+        case started(Effect)
+        /// Waiting; `pushedOut` lost its place to it and must be refused.
+        case queued(pushedOut: Effect?)
+        case refused(Refusal)
+    }
+
     private(set) var running = 0
-    /// Clean addresses' checks first, then the others; first come, first served within each.
+    /// In arrival order; `next` picks clean addresses first.
     private(set) var queue: [Waiting] = []
     /// The most that ever ran at once, for `/metrics`.
     private(set) var peak = 0
 
-    /// Why a check for `address` cannot be taken now, or nil when it can.
-    func refusal(address: String, clean: Bool) -> Refusal? {
-        guard running >= Self.running else { return nil }
-        if queue.contains(where: { $0.address == address }) { return .addressWaiting }
-        let limit = clean ? Self.waiting : Self.waiting - Self.reservedForClean
-        let taken = clean ? queue.count : queue.filter { !$0.clean }.count
-        return taken < limit && queue.count < Self.waiting ? nil : .busy
-    }
-
-    /// Starts `work` now (returned) or queues it in its place. Call after `refusal` said yes.
-    mutating func request(_ work: Effect, address: String, clean: Bool) -> Effect? {
-        guard running < Self.running else {
-            let waiting = Waiting(work: work, address: address, clean: clean)
-            if clean, let firstSuspect = queue.firstIndex(where: { !$0.clean }) {
-                queue.insert(waiting, at: firstSuspect)
-            } else {
-                queue.append(waiting)
-            }
-            return nil
+    /// Why a check for `address` would be refused now, or nil when `admit` would take it.
+    func refusal(address: String, isClean: (String) -> Bool) -> Refusal? {
+        switch place(for: address, isClean: isClean) {
+        case .refused(let refusal): refusal
+        default: nil
         }
-        return start(work)
     }
 
-    /// One check finished: the next waiting one whose client is still there starts.
-    mutating func finished(stillConnected: (ConnectionID) -> Bool) -> Effect? {
+    /// Starts `work` for `address`, queues it, or says why not.
+    mutating func admit(_ work: Effect, address: String, isClean: (String) -> Bool) -> Admission {
+        switch place(for: address, isClean: isClean) {
+        case .run: return .started(start(work))
+        case .wait(let pushingOut):
+            let pushedOut = pushingOut.map { queue.remove(at: $0).work }
+            queue.append(Waiting(work: work, address: address))
+            return .queued(pushedOut: pushedOut)
+        case .refused(let refusal): return .refused(refusal)
+        }
+    }
+
+    private enum Place { case run, wait(pushingOut: Int?), refused(Refusal) }
+
+    private func place(for address: String, isClean: (String) -> Bool) -> Place {
+        guard running >= Self.running else { return .run }
+        if queue.contains(where: { $0.address == address }) { return .refused(.addressWaiting) }
+        let clean = isClean(address)
+        let suspects = queue.indices.filter { !isClean(queue[$0].address) }
+        if queue.count < Self.waiting, clean || suspects.count < Self.waiting - Self.reservedForClean {
+            return .wait(pushingOut: nil)
+        }
+        guard clean, let newestSuspect = suspects.last else { return .refused(.busy) }
+        return .wait(pushingOut: newestSuspect)
+    }
+
+    /// One check finished: the next waiting one whose client is still there starts, clean
+    /// addresses first.
+    mutating func finished(stillConnected: (ConnectionID) -> Bool, isClean: (String) -> Bool) -> Effect? {
         running = max(0, running - 1)
-        while !queue.isEmpty {
-            let next = queue.removeFirst()
-            guard let client = next.work.passwordClient, stillConnected(client) else { continue }
-            return start(next.work)
-        }
-        return nil
+        queue.removeAll { waiting in waiting.work.passwordClient.map { !stillConnected($0) } ?? true }
+        guard !queue.isEmpty else { return nil }
+        let index = queue.firstIndex { isClean($0.address) } ?? queue.startIndex
+        return start(queue.remove(at: index).work)
     }
 
     /// A phone that left no longer needs its queued check (its attempt still counted).
@@ -84,6 +103,16 @@ extension Effect {
     public var passwordClient: ConnectionID? {
         switch self {
         case .hashPassword(let job), .verifyPassword(let job, _): job.client
+        default: nil
+        }
+    }
+}
+
+extension Effect {
+    /// The `id` of the request a KDF effect answers.
+    var passwordRequestID: String? {
+        switch self {
+        case .hashPassword(let job), .verifyPassword(let job, _): job.requestID
         default: nil
         }
     }

@@ -204,6 +204,40 @@ final class AccountTests: XCTestCase {
         harness.skipInFlightEffects()
     }
 
+    /// The 50-address attack in small: every waiting place is taken by addresses whose second
+    /// connection was refused (a failure, so they are no longer clean); the organiser's clean
+    /// address pushes out the newest of them and is checked next.
+    func testACleanAddressPushesOutTheNewestCheckOfAnAddressThatFailed() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        var jobs: [PasswordJob] = []
+        for number in 0..<18 {
+            let first = harness.connect(UInt64(700 + number), address: "10.4.0.\(number)")
+            jobs.append(login(harness, first, "ann", "wrong password", starts: number < 2))
+            guard number >= 2 else { continue }
+            let second = harness.connect(UInt64(800 + number), address: "10.4.0.\(number)")
+            harness.message(second, ["type": "login", "username": "ann", "password": "wrong password"],
+                            expect: [error(second, .rateLimited, Self.addressWaiting)])
+        }
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 16])
+        let owner = harness.connect(900, address: "10.4.9.9")
+        let ownerJob = login(harness, owner, "ann", "correct horse", starts: false,
+                             also: [error(ConnectionID(717), .rateLimited, Self.busy)])
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 16])
+        harness.send(.passwordChecked(jobs[0], matches: false), expect: [
+            error(ConnectionID(700), .unauthorized, Self.wrong), .verifyPassword(ownerJob, against: "kdf(correct horse)"),
+        ])
+        harness.send(.passwordChecked(ownerJob, matches: true), expect: [
+            session(owner, "ann", token: token(2)), .verifyPassword(jobs[2], against: "kdf(correct horse)"),
+        ])
+        // The pushed-out phone's answer came; its check never will.
+        harness.send(.passwordChecked(jobs[1], matches: false), expect: [
+            error(ConnectionID(701), .unauthorized, Self.wrong), .verifyPassword(jobs[3], against: "kdf(correct horse)"),
+        ])
+        XCTAssertFalse(harness.inFlightJobs.contains(jobs[17]))
+        harness.skipInFlightEffects()
+    }
+
     func testASuccessTakesItsAttemptBack() throws {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")
