@@ -1,14 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Targets follow DESIGN.md: Model ← Presenters ← Coordinator, Store; the View (Transport, pages)
-/// reaches C through thin system-library modules and one lws support module; the Coordinator and
-/// the Transport meet only in `GatherDelivery`; App is the composition root.
+/// Targets follow docs/ARCHITECTURE.md: Model ← Presenters ← Coordinator, Store; the View (Transport,
+/// pages) reaches C through thin system-library modules and one lws support module; the Coordinator
+/// and the Transport meet only in `GatherDelivery`; App is the composition root (a library, so it is
+/// tested) and `gather` only its entry point.
 let package = Package(
     name: "FootballGatherLive",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "gather", targets: ["GatherApp"]),
+        .executable(name: "gather", targets: ["GatherMain"]),
         .executable(name: "gather-bench", targets: ["GatherBench"]),
     ],
     dependencies: [
@@ -50,13 +51,14 @@ let package = Package(
         .target(name: "GatherSecurity", dependencies: ["COpenSSL"], path: "Sources/Security"),
         .target(name: "GatherCertificates", dependencies: ["COpenSSL", "GatherSecurity"], path: "Sources/Certificates"),
 
-        // MARK: - Executables
-        .executableTarget(name: "GatherApp", dependencies: [
+        // MARK: - Composition root and executables
+        .target(name: "GatherApp", dependencies: [
             "GatherModel", "GatherPresenters", "GatherCoordinator", "GatherStore", "GatherTransport", "GatherDelivery",
             "GatherSecurity", "GatherCertificates", "CQREncode",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/App"),
+        .executableTarget(name: "GatherMain", dependencies: ["GatherApp"], path: "Sources/Main"),
         .executableTarget(name: "GatherBench", dependencies: [
             "CLibWebSockets", "COpenSSL", "GatherLWS", "GatherModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -65,6 +67,8 @@ let package = Package(
         // MARK: - Tests
         /// Test-only conveniences (pitch 1's shorthands), kept out of the Model's public API.
         .target(name: "GatherModelTestSupport", dependencies: ["GatherModel"], path: "Tests/Support/GatherModelTestSupport"),
+        .testTarget(name: "DeliveryTests", dependencies: ["GatherDelivery"], path: "Tests/DeliveryTests"),
+        .testTarget(name: "LWSTests", dependencies: ["GatherLWS", "CLibWebSockets"], path: "Tests/LWSTests"),
         .testTarget(name: "ModelTests", dependencies: ["GatherModel", "GatherModelTestSupport"], path: "Tests/ModelTests"),
         .testTarget(name: "PresentersTests", dependencies: ["GatherPresenters", "GatherDelivery", "GatherModelTestSupport"],
                     path: "Tests/PresentersTests"),
@@ -77,5 +81,9 @@ let package = Package(
         ], path: "Tests/TransportTests"),
         .testTarget(name: "SecurityTests", dependencies: ["GatherSecurity"], path: "Tests/SecurityTests"),
         .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity", "COpenSSL"], path: "Tests/CertificatesTests"),
+        .testTarget(name: "AppTests", dependencies: [
+            "GatherApp", "GatherCoordinator", "GatherTransport", "GatherCertificates",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Tests/AppTests"),
     ]
 )

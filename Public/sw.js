@@ -17,13 +17,13 @@
 // file under Public/ is listed here.
 
 // v2: release 2's pages (gather.v2, pitches); a new name so the old shell is never mixed in.
-const CACHE = "gather-shell-v2";
+const CACHE = "gather-shell-v3";
 const SHELL = [
   "/", "/organiser.html", "/scoreboard.html", "/trust.html",
   "/css/app.css", "/css/scoreboard.css",
   "/js/announce.js", "/js/dom.js", "/js/format.js", "/js/live.js", "/js/offline.js", "/js/patch.js", "/js/state.js",
   "/js/organiser.js", "/js/organiser-gather.js", "/js/organiser-players.js", "/js/organiser-pitches.js",
-  "/js/organiser-scorer.js", "/js/tabs.js",
+  "/js/organiser-scorer.js", "/js/organiser-accounts.js", "/js/organiser-activity.js", "/js/tabs.js",
   "/js/scoreboard.js", "/js/scoreboard-pitch.js", "/js/scoreboard-venue.js", "/js/scoreboard-fit.js", "/js/goal-watch.js",
   "/js/spectator.js", "/js/spectator-match.js", "/js/spectator-cards.js", "/js/spectator-table.js", "/js/wake.js",
   "/manifest.webmanifest",

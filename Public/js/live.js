@@ -32,6 +32,8 @@ export class LiveClient {
     this.attempt = 0;
     this.pending = new Map();   // command id -> { message, resolve }
     this.auth = null;           // { id, resolve } while register/login/resume is in flight
+    this.requests = new Map();  // account/activity request id -> resolve
+    this.owner = false;
     this.restorePending();
     try { localStorage.removeItem(OLD_SNAPSHOT_KEY); } catch { /* storage blocked */ }
     // The cache is written a moment after a change (never in the way of showing it), and at once
@@ -52,7 +54,9 @@ export class LiveClient {
     const session = readJSON(localStorage, SESSION_KEY);
     if (session && localStorage.getItem(TOKEN_KEY)) {
       this.username = session.username;
-      this.onSession({ type: "session", role: "organiser", username: session.username, inviteCode: session.inviteCode, restored: true });
+      this.owner = session.owner === true;
+      this.onSession({ type: "session", role: "organiser", username: session.username, inviteCode: session.inviteCode,
+                       owner: this.owner, restored: true });
     }
     this.onChange(this.state, this.version);
     return true;
@@ -136,8 +140,9 @@ export class LiveClient {
         this.role = message.role;
         this.username = message.username || null;
         this.inviteCode = message.inviteCode || null;
+        this.owner = message.owner === true;
         if (message.role === "organiser" && message.token) localStorage.setItem(TOKEN_KEY, message.token);
-        if (message.role === "organiser") writeJSON(localStorage, SESSION_KEY, { username: this.username, inviteCode: this.inviteCode });
+        if (message.role === "organiser") writeJSON(localStorage, SESSION_KEY, { username: this.username, inviteCode: this.inviteCode, owner: this.owner });
         if (message.role !== "organiser") { localStorage.removeItem(TOKEN_KEY); localStorage.removeItem(SESSION_KEY); }
         this.onSession(message);
         if (this.auth) { this.auth.resolve(message); this.auth = null; }
@@ -147,11 +152,17 @@ export class LiveClient {
       case "rejected":
         this.settle(message);
         break;
+      case "account":
+      case "activity":
+        this.answer(message);
+        break;
       case "error":
         if (this.auth && message.id === this.auth.id) {
           if (message.code === "unauthorized") localStorage.removeItem(TOKEN_KEY);
           this.auth.resolve(message);
           this.auth = null;
+        } else if (message.id && this.requests.has(message.id)) {
+          this.answer(message);
         } else if (message.id && this.pending.has(message.id)) {
           this.settle(message);
         } else {
@@ -226,6 +237,30 @@ export class LiveClient {
     this.pending.clear();
     this.savePending();
     this.send({ type: "logout", id: crypto.randomUUID() });
+  }
+
+  // MARK: - Account messages (organisers, activity)
+
+  /// Sends an account message and resolves with its `account`/`activity` reply or its `error`
+  /// (never rejects: a page shows `message`). Not resent after a reconnect: a person asks again.
+  request(fields, timeoutMs = 10000) {
+    const id = crypto.randomUUID();
+    return new Promise((resolve) => {
+      if (!this.send({ ...fields, id })) {
+        resolve({ type: "error", code: "offline", message: "Not connected right now; try again in a moment." });
+        return;
+      }
+      const timer = setTimeout(() => this.answer({ type: "error", id, code: "timeout",
+                                                   message: "No answer from the server; try again." }), timeoutMs);
+      this.requests.set(id, (reply) => { clearTimeout(timer); resolve(reply); });
+    });
+  }
+
+  answer(message) {
+    const resolve = this.requests.get(message.id);
+    if (!resolve) return;
+    this.requests.delete(message.id);
+    resolve(message);
   }
 
   // MARK: - Commands

@@ -9,6 +9,8 @@ import { Tabs } from "./tabs.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
 import { keepShellOffline } from "./offline.js";
+import { AccountsView, sessionEndedText } from "./organiser-accounts.js";
+import { ActivityView } from "./organiser-activity.js";
 
 keepShellOffline();
 
@@ -43,13 +45,19 @@ const live = new LiveClient({
   onNotice: (text) => notify(text),
 });
 
-const tabs = new Tabs($("[role=tablist]"), () => keepAwakeWhileTimerRuns());
+const tabs = new Tabs($("[role=tablist]"), (name) => {
+  keepAwakeWhileTimerRuns();
+  if (name === "invite") accounts.refresh();
+  if (name === "activity") activity.load();
+});
 const pitches = new PitchSwitcher(live, perform, () => { if (live.state) render(live.state); });
 const currentPitch = () => pitches.current;
 const players = new PlayersView(live, perform, () => tabs.select("gather"), currentPitch);
 const gather = new GatherView(live, perform, currentPitch);
 const announcer = new Announcer();
 const wake = new ScreenWake();
+const accounts = new AccountsView(live, notify);
+const activity = new ActivityView(live);
 
 function render(state) {
   pitches.render(state);
@@ -76,7 +84,9 @@ function showSession(session) {
   $("#signed-out").hidden = organiser;
   $("#signed-in").hidden = !organiser;
   $("#whoami").textContent = organiser ? `you are ${session.username}` : "";
-  $("#invite-code").textContent = session.inviteCode || "";
+  if (organiser) accounts.showSession(session);
+  const ended = sessionEndedText(session.reason);
+  if (ended) notify(ended, session.reason === "logged_out" ? "info" : "error");
   keepAwakeWhileTimerRuns();
 }
 
@@ -99,4 +109,10 @@ $("#register-form").addEventListener("submit", async (event) => {
 });
 
 $("#logout").addEventListener("click", () => live.logout());
+
+// A QR code from the Group tab carries the invite code after '#': fill it in, keep it off the server.
+{
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite) $("#register-form").elements.inviteCode.value = invite;
+}
 

@@ -28,6 +28,9 @@ static inline long gather_ssl_ctx_disable_session_cache(SSL_CTX *ctx) {
 static inline int gather_ssl_ctx_set_min_proto_version(SSL_CTX *ctx, int version) {
     return (int)SSL_CTX_set_min_proto_version(ctx, version);
 }
+static inline long gather_ssl_ctx_session_cache_mode(SSL_CTX *ctx) { return SSL_CTX_get_session_cache_mode(ctx); }
+static inline long gather_ssl_sess_cache_off(void) { return SSL_SESS_CACHE_OFF; }
+static inline int gather_ssl_ctx_min_proto_version(SSL_CTX *ctx) { return (int)SSL_CTX_get_min_proto_version(ctx); }
 static inline int gather_tls1_2_version(void) { return TLS1_2_VERSION; }
 static inline int gather_tls1_3_version(void) { return TLS1_3_VERSION; }
 

@@ -1,8 +1,8 @@
-import Foundation
+import Synchronization
 
 /// Counters for `/healthz` and `/metrics`, written on the Coordinator's queue and read from the
 /// Transport's service thread, so every access takes the lock.
-public final class CoordinatorMetrics: @unchecked Sendable {
+public final class CoordinatorMetrics: Sendable {
     public struct Reading: Sendable {
         public var version = 0
         public var organisersOnline = 0
@@ -23,8 +23,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
         public var dropped = 0
     }
 
-    private let lock = NSLock()
-    private var reading = Reading()
+    private let reading = Mutex(Reading())
     private let queueProbe: @Sendable () -> QueueReading
 
     public init() { queueProbe = { QueueReading() } }
@@ -32,26 +31,26 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     init(queue probe: @escaping @Sendable () -> QueueReading) { queueProbe = probe }
 
     public func read() -> Reading {
-        var current = lock.withLock { reading }
+        var current = reading.withLock { $0 }
         current.queue = queueProbe()
         return current
     }
 
     func update(version: Int, decisions: DecisionTally) {
-        lock.withLock {
+        reading.withLock { reading in
             reading.version = version
             reading.decisions = decisions
         }
     }
 
     func setPresence(organisers: Int, spectators: Int) {
-        lock.withLock {
+        reading.withLock { reading in
             reading.organisersOnline = organisers
             reading.spectatorsOnline = spectators
         }
     }
 
-    func recordTickLateness(ms: Int64) { lock.withLock { reading.tickLateness.observe(Double(ms)) } }
+    func recordTickLateness(ms: Int64) { reading.withLock { $0.tickLateness.observe(Double(ms)) } }
 }
 
 /// A cumulative histogram in the Prometheus sense.

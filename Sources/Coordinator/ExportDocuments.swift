@@ -1,10 +1,13 @@
-import Foundation
+import Synchronization
 import GatherModel
 import GatherPresenters
 
 /// The exports (`/api/history.*`, `/api/players.*`), rendered on the Coordinator's queue when
 /// what they show changes and handed to the HTTP routes ready to send, so a download costs the
 /// Transport's service thread no SQLite read and no rendering.
+///
+/// Unchecked only for `history` and `players`, which the Coordinator's queue alone touches; what
+/// other threads read is behind the mutex.
 public final class ExportDocuments: @unchecked Sendable {
     public struct Rendered: Sendable {
         public var historyJSON: [UInt8] = HistoryPresenter.json([])
@@ -13,15 +16,14 @@ public final class ExportDocuments: @unchecked Sendable {
         public var playersCSV: [UInt8] = Array(PlayersExport.csv([]).utf8)
     }
 
-    private let lock = NSLock()
-    private var rendered = Rendered()
+    private let rendered = Mutex(Rendered())
     /// Every finished gather, newest first; Coordinator's queue only.
     private var history: [HistoryEntry] = []
     private var players: [Player] = []
 
     public init() {}
 
-    public func read() -> Rendered { lock.withLock { rendered } }
+    public func read() -> Rendered { rendered.withLock { $0 } }
 
     /// The whole history, once, at start.
     func load(history entries: [HistoryEntry], players roster: [Player]) {
@@ -49,7 +51,7 @@ public final class ExportDocuments: @unchecked Sendable {
         let roster = Dictionary(players.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let json = HistoryPresenter.json(history)
         let csv = Array(HistoryExport.csv(history, roster: roster).utf8)
-        lock.withLock {
+        rendered.withLock { rendered in
             rendered.historyJSON = json
             rendered.historyCSV = csv
         }
@@ -58,7 +60,7 @@ public final class ExportDocuments: @unchecked Sendable {
     private func renderPlayers() {
         let json = PlayersExport.json(players)
         let csv = Array(PlayersExport.csv(players).utf8)
-        lock.withLock {
+        rendered.withLock { rendered in
             rendered.playersJSON = json
             rendered.playersCSV = csv
         }

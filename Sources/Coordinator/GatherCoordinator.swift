@@ -21,8 +21,8 @@ public struct PasswordService: Sendable {
 
 /// The single writer: runs `CoordinatorCore` on one serial Dispatch queue and carries out its
 /// effects — rendering them into `Delivery`s for the Transport, the countdown's
-/// `DispatchSourceTimer`, the KDF off-queue. It hears the Transport as its `ConnectionEvents`.
-public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
+/// `DispatchSourceTimer`, the KDF off-queue. It is the Transport's `TransportSource`.
+public final class GatherCoordinator: TransportSource, @unchecked Sendable {
     public let queue = DispatchQueue(label: "gather.coordinator", qos: .userInteractive)
     public let metrics: CoordinatorMetrics
     public let exports = ExportDocuments()
@@ -76,6 +76,17 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
         queue.sync { core.state.pitches.map { ($0.id, $0.name) } }
     }
 
+    /// A request from the laptop (`gather organisers …` over the admin socket), answered on the
+    /// Coordinator's queue like any message, its effects (sessions ended) delivered at once.
+    /// Called from the admin socket's thread, never from the queue.
+    public func admin(_ request: AdminRequest) -> AdminReply {
+        queue.sync {
+            let (reply, effects) = core.handleAdmin(request)
+            execute(effects)
+            return reply
+        }
+    }
+
     /// Cancels the timers; the Store stays as committed.
     public func stop() {
         queue.sync {
@@ -86,7 +97,7 @@ public final class GatherCoordinator: ConnectionEvents, @unchecked Sendable {
         }
     }
 
-    // MARK: - ConnectionEvents (the Transport's service thread)
+    // MARK: - TransportSource (the Transport's service thread)
 
     public func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol wire: WireProtocol, door: Door) {
         post(.clientConnected(id, address: remoteAddress, protocol: wire, door: door))

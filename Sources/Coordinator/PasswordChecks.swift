@@ -19,6 +19,7 @@ struct PasswordChecks: Equatable {
     struct Waiting: Equatable {
         var work: Effect
         var address: String
+        var continuation = false
     }
 
     enum Refusal: Equatable {
@@ -50,8 +51,16 @@ struct PasswordChecks: Equatable {
         }
     }
 
-    /// Starts `work` for `address`, queues it, or says why not.
-    mutating func admit(_ work: Effect, address: String, isClean: (String) -> Bool) -> Admission {
+    /// Starts `work` for `address`, queues it, or says why not. A `continuation` (the second KDF
+    /// run of a password change, after its first was checked) already paid for its place: it
+    /// starts now or first, whatever the bounds.
+    mutating func admit(_ work: Effect, address: String, continuation: Bool = false,
+                        isClean: (String) -> Bool) -> Admission {
+        if continuation {
+            guard running >= Self.running else { return .started(start(work)) }
+            queue.insert(Waiting(work: work, address: address, continuation: true), at: 0)
+            return .queued(pushedOut: nil)
+        }
         switch place(for: address, isClean: isClean) {
         case .run: return .started(start(work))
         case .wait(let pushingOut):
@@ -82,7 +91,7 @@ struct PasswordChecks: Equatable {
         running = max(0, running - 1)
         queue.removeAll { waiting in waiting.work.passwordClient.map { !stillConnected($0) } ?? true }
         guard !queue.isEmpty else { return nil }
-        let index = queue.firstIndex { isClean($0.address) } ?? queue.startIndex
+        let index = queue.firstIndex { $0.continuation || isClean($0.address) } ?? queue.startIndex
         return start(queue.remove(at: index).work)
     }
 

@@ -1,5 +1,6 @@
-/// What crosses between the Coordinator and the Transport, in one small module both import, so
-/// neither imports the other and nothing maps between two copies of the same idea.
+/// What crosses between a Transport and its source (the Coordinator, or a relay), in one small
+/// module both import, so neither imports the other and nothing maps between two copies of the
+/// same idea.
 
 /// One WebSocket connection, numbered by the Transport. The Coordinator knows its clients by it.
 public struct ConnectionID: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -56,15 +57,4 @@ public enum Delivery: Sendable, Equatable {
     /// The countdown of one pitch; gather.v1 connections follow pitch 1's only.
     case publishTick(pitch: Int, bytes: [UInt8])
     case publishPresence([UInt8])
-}
-
-/// What the Transport reports, from its service thread; implementations hand the work to their
-/// own queue at once.
-public protocol ConnectionEvents: AnyObject, Sendable {
-    /// After a successful handshake.
-    func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol: WireProtocol, door: Door)
-    /// Exactly once for every opened connection.
-    func connectionClosed(_ id: ConnectionID)
-    /// One complete, valid UTF-8 text message within the size limit.
-    func received(_ text: String, from id: ConnectionID)
 }

@@ -30,6 +30,6 @@ public enum FileDescriptorLimit {
             limit.rlim_cur = limit.rlim_max
             _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-        return Int(limit.rlim_cur)
+        return Int(clamping: limit.rlim_cur)
     }
 }

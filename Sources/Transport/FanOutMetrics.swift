@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
 import GatherDelivery
+import Synchronization
 
 /// What the service thread wrote to WebSockets, for `/metrics`:
 ///
@@ -13,9 +13,9 @@ import GatherDelivery
 ///   (counters): the WebSocket messages handed to lws per wire protocol, frame headers
 ///   included, TLS excluded; pings are not counted.
 ///
-/// The service thread counts into a private copy (O(1), no lock) and publishes it under the lock
+/// The service loop counts into its own `FanOutCounter` (O(1), no lock) and publishes it here
 /// a few times a second, so 10,000 writes cost no lock traffic.
-public final class FanOutMetrics: @unchecked Sendable {
+public final class FanOutMetrics: Sendable {
     /// Bytes and messages written to one protocol's connections.
     public struct Written: Sendable, Equatable {
         public var bytes = 0
@@ -59,32 +59,36 @@ public final class FanOutMetrics: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var published = Reading()
-    private var publishedAnything = false
-    /// Service thread only.
-    private var pending = Reading()
-    private var pendingChanged = false
+    private let published = Mutex(Reading())
 
     public init() {}
 
-    public func read() -> Reading { lock.withLock { published } }
+    public func read() -> Reading { published.withLock { $0 } }
 
-    func observe(publishedAt: UInt64, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+    /// The service loop's counts, as of now.
+    func publish(_ reading: Reading) { published.withLock { $0 = reading } }
+}
+
+/// What the service loop counts between two publishes: O(1) per write, no lock.
+struct FanOutCounter {
+    private var pending = FanOutMetrics.Reading()
+    private var pendingChanged = false
+
+    mutating func observe(publishedAt: UInt64, now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         pending.observe(milliseconds: Double(now &- publishedAt) / 1_000_000)
         pendingChanged = true
     }
 
-    func wrote(bytes: Int, frames: Int, wire: WireProtocol) {
+    mutating func wrote(bytes: Int, frames: Int, wire: WireProtocol) {
         pending.wrote(bytes: bytes, frames: frames, wire: wire)
         pendingChanged = true
     }
 
-    func publish() {
+    /// Shares the counts with other threads, when anything changed since the last time.
+    mutating func publish(to metrics: FanOutMetrics) {
         guard pendingChanged else { return }
         pendingChanged = false
-        let copy = pending
-        lock.withLock { published = copy }
+        metrics.publish(pending)
     }
 }
 

@@ -24,6 +24,14 @@ enum HandshakeRules {
         return hasPort ? lower : lower + ":" + defaultPort
     }
 
+    /// Whether a `Sec-WebSocket-Protocol` offer names one of `accepted`. No offer at all passes
+    /// here (lws binds it to the HTTP protocol, which refuses it with advice).
+    static func offersAny(of accepted: [WireProtocol], in offer: String?) -> Bool {
+        guard let offer, !offer.isEmpty else { return true }
+        let offered = offer.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return accepted.contains { offered.contains($0.rawValue) }
+    }
+
     /// The file under `root` that `path` names, or nil: no `..`, no hidden files, nothing that
     /// resolves (through links) outside `root`. `/` and folders mean their index.html.
     static func staticFile(for path: String, root: String) -> String? {

@@ -1,20 +1,19 @@
-import Foundation
+import Synchronization
 
 /// Where SIGINT goes while lws's event-library loop owns it. On libev, lws installs its own
 /// SIGINT watcher (replacing the process's handler) and, unless given a callback, stops its loop
 /// on Ctrl-C without a proper shutdown. The callback below hands the signal to whoever runs the
 /// shutdown (the App's signal waiter); it is process-wide because signals are.
 public enum InterruptForwarding {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var handler: (@Sendable (Int32) -> Void)?
+    private static let handler = Mutex<(@Sendable (Int32) -> Void)?>(nil)
 
     /// Set once at start-up by the App.
     public static func install(_ handler: @escaping @Sendable (Int32) -> Void) {
-        lock.withLock { Self.handler = handler }
+        Self.handler.withLock { $0 = handler }
     }
 
     fileprivate static func deliver(_ signal: Int32) {
-        let handler = lock.withLock { Self.handler }
+        let handler = Self.handler.withLock { $0 }
         handler?(signal)
     }
 }

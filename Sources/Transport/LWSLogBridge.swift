@@ -1,26 +1,21 @@
 import CLibWebSockets
 import Foundation
 import Logging
+import Synchronization
 
 /// Sends libwebsockets' own errors and warnings to our `Logger` instead of stderr, so every line
 /// the server prints has one format. lws logs from its service thread only.
 enum LWSLogBridge {
     static func install(logger: Logger) {
-        sink.set(logger)
+        sink.withLock { $0 = logger }
         gather_lws_set_log(gather_lws_log_err() | gather_lws_log_warn(), lwsLogThunk)
     }
 
-    fileprivate static let sink = LogSink()
-}
+    /// Process-wide, as lws's log hook is.
+    fileprivate static let sink = Mutex<Logger?>(nil)
 
-fileprivate final class LogSink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var logger: Logger?
-
-    func set(_ logger: Logger) { lock.withLock { self.logger = logger } }
-
-    func emit(level: Int32, line: String) {
-        guard let logger = lock.withLock({ logger }) else { return }
+    fileprivate static func emit(level: Int32, line: String) {
+        guard let logger = sink.withLock({ $0 }) else { return }
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         // lws warns about every refused handshake; that is our decision, already logged by us.
         let swiftLevel: Logger.Level = level == gather_lws_log_err() ? .error : .info
@@ -30,5 +25,5 @@ fileprivate final class LogSink: @unchecked Sendable {
 
 private let lwsLogThunk: @convention(c) (Int32, UnsafePointer<CChar>?) -> Void = { level, line in
     guard let line else { return }
-    LWSLogBridge.sink.emit(level: level, line: String(cString: line))
+    LWSLogBridge.emit(level: level, line: String(cString: line))
 }

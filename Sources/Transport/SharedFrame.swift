@@ -3,7 +3,7 @@ import CLibWebSockets
 /// One message's bytes with the headroom `lws_write` needs in front. A snapshot is encoded once
 /// into one of these and the same buffer is written to every connection: lws rewrites the frame
 /// header in the headroom on each write, which is safe on the single service thread.
-final class SharedFrame: @unchecked Sendable {
+final class SharedFrame {
     static let headroom = Int(gather_lws_pre())
 
     private let storage: UnsafeMutableRawBufferPointer

@@ -33,16 +33,34 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-public struct TransportConfiguration: Sendable {
-    public var host: String
+/// The TLS listener: pages, endpoints and `wss://HOST:PORT/live`.
+public struct TLSListener: Sendable, Equatable {
     /// 0 picks a free port; `LiveServer.start()` returns the bound one.
     public var port: Int
-    /// The plain-HTTP spectator door; nil for none, 0 for a free port.
-    public var spectatorPort: Int?
-    /// Connections one address may hold at once (WebSocket handshakes beyond it: 429).
-    public var maximumConnectionsPerAddress = 100
     public var certificatePath: String
     public var privateKeyPath: String
+
+    public init(port: Int, certificatePath: String, privateKeyPath: String) {
+        self.port = port
+        self.certificatePath = certificatePath
+        self.privateKeyPath = privateKeyPath
+    }
+}
+
+/// What a Transport serves. The venue server: a TLS listener and the plain spectator door, both
+/// WebSocket protocols. A relay: the plain listener (its door) with or without TLS, gather.v2
+/// only (`TransportConfiguration(host:tls:spectatorPort:protocols:…)`).
+public struct TransportConfiguration: Sendable {
+    public var host: String
+    /// nil: no TLS listener (a relay without a certificate).
+    public var tls: TLSListener?
+    /// The plain-HTTP spectator door; nil for none, 0 for a free port.
+    public var spectatorPort: Int?
+    /// The WebSocket subprotocols a handshake may choose; a handshake that offers none of them
+    /// is refused with 400. The first is preferred (lws binds the client's first known offer).
+    public var protocols: [WireProtocol] = [.v2, .v1]
+    /// Connections one address may hold at once (WebSocket handshakes beyond it: 429).
+    public var maximumConnectionsPerAddress = 100
     public var publicDirectory: String
     public var maximumMessageBytes = 65_536
     /// Bytes of partly received messages held across every connection at once.
@@ -61,15 +79,36 @@ public struct TransportConfiguration: Sendable {
     /// Runs on the service thread: it must be quick and thread-safe. nil answers 404.
     public var dynamicRoutes: @Sendable (HTTPRequest) -> HTTPResponse?
 
+    /// The venue server's shape: a TLS listener on `port` (set `spectatorPort` for the door).
     public init(host: String, port: Int, certificatePath: String, privateKeyPath: String, publicDirectory: String,
                 dynamicRoutes: @escaping @Sendable (HTTPRequest) -> HTTPResponse?) {
+        self.init(host: host, tls: TLSListener(port: port, certificatePath: certificatePath, privateKeyPath: privateKeyPath),
+                  spectatorPort: nil, publicDirectory: publicDirectory, dynamicRoutes: dynamicRoutes)
+    }
+
+    /// Any shape: at least one listener (checked by `start()`).
+    public init(host: String, tls: TLSListener?, spectatorPort: Int?, protocols: [WireProtocol] = [.v2, .v1],
+                publicDirectory: String, dynamicRoutes: @escaping @Sendable (HTTPRequest) -> HTTPResponse?) {
         self.host = host
-        self.port = port
-        self.certificatePath = certificatePath
-        self.privateKeyPath = privateKeyPath
+        self.tls = tls
+        self.spectatorPort = spectatorPort
+        self.protocols = protocols
         self.publicDirectory = publicDirectory
         self.dynamicRoutes = dynamicRoutes
     }
+
+    /// Why this configuration cannot be served, or nil.
+    public var problem: String? {
+        if tls == nil, spectatorPort == nil { return "nothing to listen on: neither a TLS port nor a plain one" }
+        if protocols.isEmpty { return "no WebSocket protocol to speak" }
+        return nil
+    }
+}
+
+/// The ports `LiveServer.start()` bound (port 0 asks for a free one).
+public struct ListeningPorts: Sendable, Equatable {
+    public var tls: Int?
+    public var spectator: Int?
 }
 
 public struct TransportError: Error, CustomStringConvertible {

@@ -35,10 +35,11 @@ final class FanOutMetricsTests: XCTestCase {
 
     func testCountsWrittenBeforeAPublishAreNotReadUntilIt() {
         let metrics = FanOutMetrics()
-        metrics.wrote(bytes: 100, frames: 1, wire: .v2)
-        metrics.observe(publishedAt: 0, now: 2_500_000)
+        var counter = FanOutCounter()
+        counter.wrote(bytes: 100, frames: 1, wire: .v2)
+        counter.observe(publishedAt: 0, now: 2_500_000)
         XCTAssertEqual(metrics.read(), FanOutMetrics.Reading(), "nothing is shared before publish()")
-        metrics.publish()
+        counter.publish(to: metrics)
         let reading = metrics.read()
         XCTAssertEqual(reading.written(.v2), .init(bytes: 100, frames: 1))
         XCTAssertEqual(reading.written(.v1), .init())

@@ -34,9 +34,9 @@ final class LiveServerTests: XCTestCase {
             })
         configuration.maximumConnections = 64
         events = RecordingEvents()
-        server = LiveServer(configuration: configuration, logger: Logger(label: "test.transport"), events: events)
+        server = LiveServer(configuration: configuration, logger: Logger(label: "test.transport"), source: events)
         events.server = server
-        port = try server.start().tls
+        port = try XCTUnwrap(server.start().tls)
         XCTAssertGreaterThan(port, 0, "port 0 asks for a free port; start() tells which")
     }
 
@@ -200,7 +200,7 @@ final class LiveServerTests: XCTestCase {
 
 /// Records what the server reports and answers as the Coordinator would: a greeting to every
 /// new connection, an echo of every message. Work goes to its own queue, as the protocol asks.
-final class RecordingEvents: ConnectionEvents, @unchecked Sendable {
+final class RecordingEvents: TransportSource, @unchecked Sendable {
     enum Event: Equatable {
         case opened(ConnectionID, remoteAddress: String)
         case closed(ConnectionID)

@@ -20,12 +20,12 @@ final class ShimTests: XCTestCase {
     func testTheServerNeverAcceptsPlainHTTPOnItsTLSPort() {
         let plainHTTPBit: UInt64 = 1 << 3
         for host in ["0.0.0.0", "127.0.0.1", "::", "::1", "localhost"] {
-            let options = LiveServer.vhostOptions(host: host)
+            let options = ServiceLoop.vhostOptions(host: host)
             XCTAssertEqual(options & plainHTTPBit, 0, host)
             XCTAssertEqual(options & gather_lws_option_validate_utf8(), gather_lws_option_validate_utf8(), host)
         }
-        XCTAssertNotEqual(LiveServer.vhostOptions(host: "0.0.0.0") & gather_lws_option_disable_ipv6(), 0)
-        XCTAssertEqual(LiveServer.vhostOptions(host: "::") & gather_lws_option_disable_ipv6(), 0)
+        XCTAssertNotEqual(ServiceLoop.vhostOptions(host: "0.0.0.0") & gather_lws_option_disable_ipv6(), 0)
+        XCTAssertEqual(ServiceLoop.vhostOptions(host: "::") & gather_lws_option_disable_ipv6(), 0)
     }
 
     func testLogLevelsAreTheLibraryMask() {

@@ -13,8 +13,9 @@ struct TestClientFailure: Error, CustomStringConvertible {
 /// Every read waits at most until a deadline, so a server that stays silent fails the test.
 final class TLSTestClient {
     private let descriptor: Int32
-    private let context: OpaquePointer
-    private let ssl: OpaquePointer
+    /// nil on a plain connection (the spectator door).
+    private let context: OpaquePointer?
+    private let ssl: OpaquePointer?
     /// Bytes read from TLS but not yet consumed.
     private var buffered: [UInt8] = []
     let timeout: TimeInterval
@@ -45,9 +46,17 @@ final class TLSTestClient {
         }
     }
 
+    /// A plain TCP connection, for the spectator door.
+    init(plainPort port: Int, timeout: TimeInterval = 5) throws {
+        self.timeout = timeout
+        descriptor = try Self.connectLoopback(port: port, timeout: timeout)
+        context = nil
+        ssl = nil
+    }
+
     deinit {
-        SSL_free(ssl)
-        SSL_CTX_free(context)
+        if let ssl { SSL_free(ssl) }
+        if let context { SSL_CTX_free(context) }
         close(descriptor)
     }
 
@@ -91,6 +100,12 @@ final class TLSTestClient {
     func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
+            guard let ssl else {
+                let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard sent > 0 else { throw TestClientFailure("write failed: \(String(cString: strerror(errno)))") }
+                offset += sent
+                continue
+            }
             let written = bytes[offset...].withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
             guard written > 0 else { throw TestClientFailure("TLS write failed: \(Self.openSSLErrors())") }
             offset += Int(written)
@@ -148,13 +163,21 @@ final class TLSTestClient {
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
             // OpenSSL may hold decrypted bytes the socket no longer shows as readable.
-            if SSL_pending(ssl) == 0 {
+            if ssl.map({ SSL_pending($0) == 0 }) ?? true {
                 let remaining = deadline.timeIntervalSinceNow
                 guard remaining > 0 else { throw TestClientFailure("timed out waiting for the server") }
                 var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&waiting, 1, Int32(min(remaining * 1000 + 1, 60_000)))
                 if ready < 0, errno == EINTR { continue }
                 guard ready > 0 else { throw TestClientFailure("timed out waiting for the server") }
+            }
+            guard let ssl else {
+                let count = recv(descriptor, &chunk, chunk.count, 0)
+                if count > 0 {
+                    buffered.append(contentsOf: chunk[0..<count])
+                    return true
+                }
+                return false
             }
             let count = SSL_read(ssl, &chunk, Int32(chunk.count))
             if count > 0 {

@@ -1,12 +1,15 @@
 """Issue 5: only organisers write; every bad input gets a clear answer; the server stays up."""
 import asyncio
+import contextlib
 import json
 import os
 import resource
 import socket
 import ssl
+import subprocess
 import threading
 import time
+import warnings
 
 import pytest
 import websockets
@@ -165,28 +168,72 @@ def test_no_secret_reaches_the_logs():
             assert secret not in logs, f"{secret[:6]}… appeared in the logs"
 
 
-def test_old_tls_and_weak_ciphers_are_refused(server):
-    def handshake(context):
-        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
-            with context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
-                return tls.version(), tls.cipher()[0]
-    modern = server.ssl_context()
-    assert handshake(modern)[0] in ("TLSv1.2", "TLSv1.3")
-    for cipher in ("ECDHE-ECDSA-AES128-SHA", "AES128-GCM-SHA256", "AES256-SHA"):
-        weak = server.ssl_context()
-        weak.maximum_version = ssl.TLSVersion.TLSv1_2
-        weak.set_ciphers(cipher)
-        with pytest.raises(ssl.SSLError):
-            handshake(weak)
-    old = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    old.load_verify_locations(server.ca_path)
+@contextlib.contextmanager
+def tls_control_listener(server):
+    """`openssl s_server` with the server's own certificate and key, allowing everything
+    (TLS 1.1, CBC suites, SECLEVEL 0) on a free loopback port (`-www`: it answers by itself,
+    never waiting on its stdin): the control that shows each
+    client below CAN negotiate what it asks for, so a refusal by our server is its policy."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    control = subprocess.Popen(
+        ["openssl", "s_server", "-cert", os.path.join(server.cert_dir, "server.pem"),
+         "-key", os.path.join(server.cert_dir, "server-key.pem"), "-accept", f"127.0.0.1:{port}",
+         "-cipher", "DEFAULT:@SECLEVEL=0", "-www"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        old.minimum_version = ssl.TLSVersion.TLSv1_1
-        old.maximum_version = ssl.TLSVersion.TLSv1_1
-    except ValueError:
-        pytest.skip("this OpenSSL cannot even offer TLS 1.1")
-    with pytest.raises(ssl.SSLError):
-        handshake(old)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            line = control.stdout.readline()
+            if not line or "ACCEPT" in line:
+                break
+        assert control.poll() is None, "openssl s_server did not start"
+        yield port
+    finally:
+        control.kill()
+        control.wait(timeout=5)
+
+
+def weak_client(tls11=False, cipher=None):
+    """A client at OpenSSL security level 0, so it really offers what it is told to."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        if tls11:
+            context.set_ciphers("DEFAULT:@SECLEVEL=0")
+            context.minimum_version = ssl.TLSVersion.TLSv1_1
+            context.maximum_version = ssl.TLSVersion.TLSv1_1
+        else:
+            context.maximum_version = ssl.TLSVersion.TLSv1_2
+            context.set_ciphers(f"{cipher}:@SECLEVEL=0")
+    return context
+
+
+def tls_handshake(port, context):
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+        with context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+            return tls.version(), tls.cipher()[0]
+
+
+def test_old_tls_and_weak_ciphers_are_refused(server):
+    assert tls_handshake(server.port, server.ssl_context())[0] in ("TLSv1.2", "TLSv1.3")
+    attempts = {"TLS 1.1": weak_client(tls11=True)}
+    # CBC suites the server's ECDSA certificate could negotiate if the policy let it.
+    for cipher in ("ECDHE-ECDSA-AES128-SHA", "ECDHE-ECDSA-AES256-SHA384"):
+        attempts[cipher] = weak_client(cipher=cipher)
+    with tls_control_listener(server) as control_port:
+        for name, context in attempts.items():
+            version, cipher = tls_handshake(control_port, context)
+            assert version == ("TLSv1.1" if name == "TLS 1.1" else "TLSv1.2"), (name, version)
+            if name != "TLS 1.1":
+                assert cipher == name
+    for name, context in attempts.items():
+        with pytest.raises(ssl.SSLError):
+            tls_handshake(server.port, context)
+            pytest.fail(f"{name} was accepted")
 
 
 def test_http2_is_not_offered(server):

@@ -2,23 +2,28 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// `gather`: the Football Gather Live server and its maintenance commands.
-@main
+/// `gather`: the Football Gather Live server and its maintenance commands. The executable's entry
+/// point calls `GatherCommand.start()`; everything else lives in this library so `AppTests` reach it.
 struct GatherCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gather",
         abstract: "Football Gather Live: a LAN match server for amateur football.",
-        subcommands: [ServeCommand.self, BackupCommand.self, CACommand.self],
+        subcommands: [ServeCommand.self, BackupCommand.self, CACommand.self, OrganisersCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 
     /// Before any command writes: the database, its `-wal`/`-shm` (made later by SQLite), backups and
     /// keys hold password hashes and every result, so nothing this process creates is for other users.
     /// Files meant to be public (the CA certificate) set their mode explicitly.
-    static func main() {
+    static func start() {
         umask(0o077)
         main(nil)
     }
+}
+
+/// What the `gather` executable runs: the command line, parsed and run, exiting as it says.
+public enum GatherEntry {
+    public static func main() { GatherCommand.start() }
 }
 
 /// Where the database lives, shared by every command that opens it.

@@ -34,7 +34,7 @@ struct ServeCommand: ParsableCommand {
     var publicDirectory = "Public"
 
     @Option(name: .customLong("invite-code"),
-            help: "Code organisers need to register, 8–64 characters (default: GATHER_INVITE_CODE, else a new random one).")
+            help: "Code organisers need to register, 8–64 characters; replaces the kept one (default: GATHER_INVITE_CODE, else the kept code, made once).")
     var inviteCodeOption: String?
 
     /// The option, else the environment (which `ps` does not show), else nil for a random one.
@@ -65,6 +65,21 @@ struct ServeCommand: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     func validate() throws {
+        _ = try serverConfiguration()
+    }
+
+    func run() throws {
+        do {
+            try Server.run(configuration: serverConfiguration())
+        } catch let failure as StartupFailure {
+            FileHandle.standardError.write(Data("gather: \(failure.description)\n".utf8))
+            throw ExitCode(failure.exitCode)
+        }
+    }
+
+    /// The options checked and turned into the one value the server is built from; each bad
+    /// option is a `ValidationError` that names it and the values it takes.
+    func serverConfiguration() throws -> ServerConfiguration {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
         if case .port(let number) = spectatorPort, number == port, port != 0 {
             throw ValidationError("--spectator-port must differ from --port.")
@@ -72,11 +87,18 @@ struct ServeCommand: ParsableCommand {
         guard (1...100_000).contains(maximumConnectionsPerAddress) else {
             throw ValidationError("--max-connections-per-address must be from 1 to 100000.")
         }
-        if let metricsFrom, AddressRange(cidr: metricsFrom) == nil {
-            throw ValidationError("--metrics-from must be a network such as 192.168.1.0/24 or fd00::/8.")
+        var metricsReaders: [AddressRange] = []
+        if let metricsFrom {
+            guard let range = AddressRange(cidr: metricsFrom) else {
+                throw ValidationError("--metrics-from must be a network such as 192.168.1.0/24 or fd00::/8.")
+            }
+            metricsReaders.append(range)
         }
-        guard (certificatePath == nil) == (privateKeyPath == nil) else {
-            throw ValidationError("--cert and --key go together: give both, or neither to use the local CA.")
+        let certificates: ServerConfiguration.Certificates
+        switch (certificatePath, privateKeyPath) {
+        case (nil, nil): certificates = .localCA(directory: certificateDirectory)
+        case (let certificate?, let key?): certificates = .supplied(certificatePath: certificate, privateKeyPath: key)
+        default: throw ValidationError("--cert and --key go together: give both, or neither to use the local CA.")
         }
         if let inviteCode {
             guard (8...64).contains(inviteCode.count),
@@ -99,15 +121,12 @@ struct ServeCommand: ParsableCommand {
               FileManager.default.isReadableFile(atPath: publicDirectory)
         else { throw ValidationError("--public \(publicDirectory) is not a readable folder.") }
         guard host.utf8.count <= 255, !host.isEmpty else { throw ValidationError("--host must be an address.") }
-    }
-
-    func run() throws {
-        do {
-            try Server.run(options: self)
-        } catch let failure as StartupFailure {
-            FileHandle.standardError.write(Data("gather: \(failure.description)\n".utf8))
-            throw ExitCode(failure.exitCode)
-        }
+        return ServerConfiguration(
+            host: host, port: port, spectatorPort: spectatorPort.bindPort, dataDirectory: data.dataDirectory,
+            certificates: certificates, publicDirectory: publicDirectory, inviteCode: inviteCode,
+            maximumConnections: maximumConnections, maximumConnectionsPerAddress: maximumConnectionsPerAddress,
+            metricsReaders: metricsReaders, pingIntervalSeconds: pingIntervalSeconds,
+            stallTimeoutSeconds: stallTimeoutSeconds, logLevel: logLevel)
     }
 }
 

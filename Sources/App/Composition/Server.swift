@@ -6,18 +6,19 @@ import GatherSecurity
 import GatherStore
 import GatherTransport
 import Logging
+import Synchronization
 
 /// The composition root of `gather serve`: builds every part, wires them, runs until a signal.
 enum Server {
-    static func run(options: ServeCommand) throws {
+    static func run(configuration settings: ServerConfiguration) throws {
         // Before anything can print the ready line: a signal right after it must shut down cleanly.
         let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
         InterruptForwarding.install { signals.deliver($0) }
-        let logger = ServerLogging.makeLogger(level: options.logLevel)
+        let logger = ServerLogging.makeLogger(level: settings.logLevel)
 
         let store: SQLiteStore
         do {
-            store = try SQLiteStore(directory: options.data.dataDirectory)
+            store = try SQLiteStore(directory: settings.dataDirectory)
         } catch {
             throw StartupFailure(description: "cannot open the data folder: \(error)")
         }
@@ -29,11 +30,12 @@ enum Server {
         let identity = MachineIdentity.current()
         let certificates: CertificateBundle
         do {
-            if let certificatePath = options.certificatePath, let privateKeyPath = options.privateKeyPath {
+            switch settings.certificates {
+            case .supplied(let certificatePath, let privateKeyPath):
                 certificates = try CertificateAuthority.userSupplied(certificatePath: certificatePath,
                                                                      privateKeyPath: privateKeyPath)
-            } else {
-                certificates = try CertificateAuthority.ensure(in: options.certificateDirectory, identity: identity)
+            case .localCA(let directory):
+                certificates = try CertificateAuthority.ensure(in: directory, identity: identity)
             }
         } catch {
             throw StartupFailure(description: "certificate problem: \(error)")
@@ -43,8 +45,14 @@ enum Server {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
         }
 
-        let inviteCode = options.inviteCode ?? SecureRandom.inviteCode()
-        let links = ServerLinks(identity: identity, host: options.host)
+        // Kept across restarts (a printed QR code keeps working); --invite-code replaces it.
+        let inviteCode: String
+        do {
+            inviteCode = try keptInviteCode(store: store, replacement: settings.inviteCode)
+        } catch {
+            throw StartupFailure(description: "cannot keep the invite code: \(error)")
+        }
+        let links = ServerLinks(identity: identity, host: settings.host)
         let hasher = PasswordHasher()
         let environment = CoordinatorEnvironment(
             now: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
@@ -53,7 +61,8 @@ enum Server {
             hashToken: { Digest.sha256Hex($0) },
             inviteCode: inviteCode,
             decoyPasswordHash: hasher.hash(SecureRandom.token()),
-            organiserAddress: { [links] in links.organiserURL }
+            organiserAddress: { [links] in links.organiserURL },
+            newInviteCode: { SecureRandom.inviteCode() }
         )
         let passwords = PasswordService(hash: { hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
 
@@ -79,49 +88,74 @@ enum Server {
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
                                 caCertificate: caCertificate, links: links,
-                                metricsReaders: options.metricsFrom.flatMap(AddressRange.init(cidr:)).map { [$0] } ?? [])
+                                metricsReaders: settings.metricsReaders)
         var configuration = TransportConfiguration(
-            host: options.host, port: options.port,
+            host: settings.host, port: settings.port,
             certificatePath: certificates.certificatePath, privateKeyPath: certificates.privateKeyPath,
-            publicDirectory: options.publicDirectory,
+            publicDirectory: settings.publicDirectory,
             dynamicRoutes: { request in routes.respond(to: request) })
-        configuration.maximumConnections = options.maximumConnections
-        configuration.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
-        configuration.spectatorPort = options.spectatorPort.bindPort
-        configuration.pingIntervalSeconds = options.pingIntervalSeconds
-        configuration.stalledTimeoutSeconds = options.stallTimeoutSeconds
-        let server = LiveServer(configuration: configuration, logger: logger, events: coordinator)
+        configuration.maximumConnections = settings.maximumConnections
+        configuration.maximumConnectionsPerAddress = settings.maximumConnectionsPerAddress
+        configuration.spectatorPort = settings.spectatorPort
+        configuration.pingIntervalSeconds = settings.pingIntervalSeconds
+        configuration.stalledTimeoutSeconds = settings.stallTimeoutSeconds
+        let server = LiveServer(configuration: configuration, logger: logger, source: coordinator)
         transport.server = server
 
+        // The laptop's `gather organisers …` reaches this running server here.
+        let admin: AdminSocketServer
+        do {
+            admin = try AdminSocketServer(dataFolder: settings.dataDirectory, logger: logger) { request in
+                coordinator.admin(request)
+            }
+        } catch {
+            throw StartupFailure(description: "\(error)")
+        }
+
         coordinator.start()
-        let ports: (tls: Int, spectator: Int?)
+        admin.start()
+        let ports: ListeningPorts
         do {
             ports = try server.start()
         } catch {
+            admin.stop()
             throw StartupFailure(description: "cannot start the server: \(error)")
         }
-        links.bind(tlsPort: ports.tls, spectatorPort: ports.spectator)
+        links.bind(tlsPort: ports.tls ?? 0, spectatorPort: ports.spectator)
 
         Banner.print(links: links, inviteCode: inviteCode, certificates: certificates, pitches: coordinator.pitchNames())
-        logger.info("serving", metadata: ["server.host": "\(options.host)", "server.port": "\(ports.tls)",
+        logger.info("serving", metadata: ["server.host": "\(settings.host)", "server.port": "\(ports.tls ?? 0)",
                                           "server.spectator_port": "\(ports.spectator.map(String.init) ?? "off")",
                                           "store.version": "\(coordinator.metrics.read().version)"])
 
         let received = signals.wait()
         logger.notice("shutting down", metadata: ["signal": "\(received)"])
+        admin.stop()
         server.shutdown()
         coordinator.stop()
+    }
+
+    /// The stored invite code, replaced by `replacement` when one was given; a new random one the
+    /// first time.
+    static func keptInviteCode(store: SQLiteStore, replacement: String?) throws -> String {
+        if let replacement {
+            try store.setInviteCode(replacement)
+            return replacement
+        }
+        if let kept = try store.inviteCode() { return kept }
+        let fresh = SecureRandom.inviteCode()
+        try store.setInviteCode(fresh)
+        return fresh
     }
 }
 
 /// Holds the server for the closures made before it exists. Set once, on the starting thread,
 /// before any connection can open; read from the Coordinator's queue and the service thread.
-private final class TransportBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: LiveServer?
+private final class TransportBox: Sendable {
+    private let stored = Mutex<LiveServer?>(nil)
 
     var server: LiveServer? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

@@ -22,7 +22,7 @@ struct HTTPRoutes: Sendable {
             let reading = metrics.read()
             return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())}".utf8))
         case "/metrics":
-            guard (AddressRange.loopback + metricsReaders).contains(where: { $0.contains(request.remoteAddress) }) else {
+            guard mayReadMetrics(from: request.remoteAddress) else {
                 return HTTPResponse(status: 403, contentType: "text/plain; charset=utf-8",
                                     body: Array("/metrics answers loopback only; see --metrics-from.\n".utf8))
             }
@@ -49,6 +49,11 @@ struct HTTPRoutes: Sendable {
         default:
             return nil
         }
+    }
+
+    /// Loopback always; other addresses only inside a `--metrics-from` network.
+    func mayReadMetrics(from address: String) -> Bool {
+        (AddressRange.loopback + metricsReaders).contains { $0.contains(address) }
     }
 
     private func json(_ body: [UInt8]) -> HTTPResponse {

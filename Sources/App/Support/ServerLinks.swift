@@ -1,14 +1,18 @@
 import Foundation
 import GatherCertificates
+import Synchronization
 
 /// The addresses people type or scan to reach this laptop, known once the ports are bound:
 /// organisers always over TLS; spectators through the plain-HTTP door when it is open (no
 /// certificate to install), else over TLS too.
-final class ServerLinks: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tlsPort = 0
-    private var spectatorPort: Int?
-    private var cachedQRCodes: [String: String] = [:]
+final class ServerLinks: Sendable {
+    private struct Bound {
+        var tlsPort = 0
+        var spectatorPort: Int?
+        var cachedQRCodes: [String: String] = [:]
+    }
+
+    private let bound = Mutex(Bound())
     let hosts: [String]
 
     init(identity: MachineIdentity, host: String) {
@@ -16,15 +20,11 @@ final class ServerLinks: @unchecked Sendable {
     }
 
     func bind(tlsPort: Int, spectatorPort: Int?) {
-        lock.withLock {
-            self.tlsPort = tlsPort
-            self.spectatorPort = spectatorPort
-            cachedQRCodes = [:]
-        }
+        bound.withLock { $0 = Bound(tlsPort: tlsPort, spectatorPort: spectatorPort) }
     }
 
-    var port: Int { lock.withLock { tlsPort } }
-    var plainPort: Int? { lock.withLock { spectatorPort } }
+    var port: Int { bound.withLock { $0.tlsPort } }
+    var plainPort: Int? { bound.withLock { $0.spectatorPort } }
 
     /// The TLS base URL of every reachable address, LAN first.
     var secureBaseURLs: [String] { hosts.map(secureBase) }
@@ -43,28 +43,41 @@ final class ServerLinks: @unchecked Sendable {
     /// `/qr.svg`: the spectator page (of one pitch), or the organiser page for co-organisers.
     /// Drawn once per target and port.
     func qrCodeSVG(query: String?) -> String? {
-        let target = Self.qrTarget(query: query)
-        let url: String
-        switch target {
-        case .organiser: url = organiserURL
-        case .spectator(let pitch): url = spectatorURL(pitch: pitch)
-        }
-        return lock.withLock {
-            if let cached = cachedQRCodes[url] { return cached }
+        let url = url(of: Self.qrTarget(query: query))
+        return bound.withLock { bound in
+            if let cached = bound.cachedQRCodes[url] { return cached }
             let svg = QRCode.svg(for: url)
-            if cachedQRCodes.count < 64 { cachedQRCodes[url] = svg }
+            if bound.cachedQRCodes.count < 64 { bound.cachedQRCodes[url] = svg }
             return svg
+        }
+    }
+
+    /// Where a QR code of this target leads.
+    func url(of target: QRTarget) -> String {
+        switch target {
+        case .organiser: organiserURL
+        case .organiserInvite(let code): organiserURL + "#invite=" + code
+        case .spectator(let pitch): spectatorURL(pitch: pitch)
         }
     }
 
     enum QRTarget: Equatable {
         case organiser
+        /// The organiser page with the invite code after '#' (the page fills it in; the code never
+        /// travels in a request).
+        case organiserInvite(String)
         case spectator(pitch: Int?)
     }
 
+    /// `invite=CODE` (8–64 letters, digits, '-' or '_': the organiser page with the code),
     /// `page=organiser`, or `pitch=N` (1–9999); anything else is the spectator page.
     static func qrTarget(query: String?) -> QRTarget {
         let pairs = (query ?? "").split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        // One argument on its own: the transport hands over a single query argument reliably.
+        if let code = pairs.first(where: { $0.first == "invite" && $0.count == 2 })?[1], (8...64).contains(code.count),
+           code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+            return .organiserInvite(code)
+        }
         if pairs.contains(["page", "organiser"]) { return .organiser }
         if let pitch = pairs.first(where: { $0.first == "pitch" && $0.count == 2 }).flatMap({ Int($0[1]) }),
            (1...9999).contains(pitch) {

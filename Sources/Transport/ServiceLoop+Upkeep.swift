@@ -3,11 +3,7 @@ import Dispatch
 
 // MARK: - Once a second on the service thread: keep-alive pings and stalled readers
 
-extension LiveServer {
-    /// The ping's payload is not empty on purpose: lws 4.1 does not report an empty pong
-    /// (`LWS_CALLBACK_RECEIVE_PONG`), and the echo is how `KeepAlive` hears the peer.
-    static let pingFrame = SharedFrame(Array("alive?".utf8))
-
+extension ServiceLoop {
     /// One pass over every connection (10,000 of them take well under a millisecond), instead of
     /// one lws timer each: lws 4.1 keeps its timers in a single sorted list.
     func upkeep(now: UInt64) {

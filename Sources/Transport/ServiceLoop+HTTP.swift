@@ -4,9 +4,10 @@ import GatherDelivery
 
 // MARK: - Plain HTTP on protocol 0 (service thread only)
 
-extension LiveServer {
+extension ServiceLoop {
     func handleHTTP(_ wsi: OpaquePointer, reason: lws_callback_reasons, user: UnsafeMutableRawPointer?,
                     input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        assertOnServiceThread()
         switch reason {
         case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
             return admitNetworkConnection(user)
@@ -18,8 +19,7 @@ extension LiveServer {
             return confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             // An upgrade that offered no subprotocol binds to protocol 0: not ours to accept.
-            return refuseUpgrade(wsi, status: 400, reason: "Bad Request",
-                                 detail: "connect to /live with the gather.v2 or gather.v1 subprotocol")
+            return refuseUpgrade(wsi, status: 400, reason: "Bad Request", detail: subprotocolAdvice)
         case LWS_CALLBACK_HTTP:
             return serveRequest(wsi)
         case LWS_CALLBACK_HTTP_WRITEABLE:
@@ -41,12 +41,14 @@ extension LiveServer {
             return respond(wsi, .text(405, "Only GET is served here."), extraHeaders: [("Allow", "GET")])
         }
         if path == "/live" {
-            return respond(wsi, .text(426, "Open /live as a WebSocket with the gather.v2 or gather.v1 subprotocol."))
+            return respond(wsi, .text(426, "Open /live as a WebSocket: \(subprotocolAdvice)."))
         }
         let door = door(of: wsi)
         if door == .spectator {
             switch HandshakeRules.spectatorDoor(path: path) {
             case .serve: break
+            case .toTLS where tlsPort == 0:
+                return respond(wsi, .text(404, "Organisers use the venue's own address."))
             case .toTLS:
                 let host = HandshakeRules.hostName(HTTPHeaders.value(wsi, WSI_TOKEN_HOST)) ?? "localhost"
                 let location = "https://\(host):\(tlsPort)\(path)"
@@ -59,7 +61,7 @@ extension LiveServer {
         let request = HTTPRequest(method: "GET", path: path, query: HTTPHeaders.value(wsi, WSI_TOKEN_HTTP_URI_ARGS),
                                   remoteAddress: Self.peerAddress(wsi), door: door)
         // `/metrics` reads the counters as of this request, not as of the last once-a-second publish.
-        fanOut.publish()
+        fanOut.publish(to: server.fanOut)
         if let response = configuration.dynamicRoutes(request) {
             return respond(wsi, response)
         }

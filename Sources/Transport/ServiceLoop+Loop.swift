@@ -4,22 +4,24 @@ import GatherLWS
 
 // MARK: - The service thread's loop, and how it ends
 
-extension LiveServer {
+extension ServiceLoop {
     /// A shutdown waits this long for phones to take their 1001 close frames.
     static let drainNanoseconds: UInt64 = 2_000_000_000
 
     /// On the event library (epoll), `lws_service` runs the whole loop and returns once the
     /// context is destroyed from inside it; on poll() it is one wake-up per call.
-    func serviceLoop() {
-        guard let context = lock.withLock({ self.context }) else { return }
+    func run() {
+        assertOnServiceThread()
+        guard let context else { return }
         // lws 4.1 ignores lws_service's timeout and sleeps until its next timer: this one wakes
         // the loop every second for pings, stalled readers, metrics and the shutdown deadline.
         let upkeepTimer = LoopTimer()
         self.upkeepTimer = upkeepTimer
         upkeepTimer.attach(context) { [unowned self, unowned upkeepTimer] in
+            assertOnServiceThread("upkeep")
             let now = DispatchTime.now().uptimeNanoseconds
             upkeep(now: now)
-            fanOut.publish()
+            fanOut.publish(to: server.fanOut)
             if !finishIfDrained(now: now) { upkeepTimer.schedule(afterMicroseconds: 1_000_000) }
         }
         upkeepTimer.schedule(afterMicroseconds: 1_000_000)
@@ -32,9 +34,10 @@ extension LiveServer {
         self.upkeepTimer = nil
         // After the event library's loop the context is already being destroyed; lws's own
         // examples call destroy once more to finish it, which is safe either way.
-        lock.withLock { self.context = nil }
+        server.shared.withLock { $0.context = nil }
+        self.context = nil
         lws_context_destroy(context)
-        stopped.signal()
+        server.stopped.signal()
     }
 
     /// The last phone of a shutdown has gone: end on the loop's next turn, outside this
@@ -54,10 +57,7 @@ extension LiveServer {
         serviceFinished = true
         if usesEventLibrary {
             // Nobody may wake a context that is going away.
-            let context = lock.withLock { () -> OpaquePointer? in
-                defer { self.context = nil }
-                return self.context
-            }
+            server.shared.withLock { $0.context = nil }
             if let context { lws_context_destroy(context) }
         }
         return true

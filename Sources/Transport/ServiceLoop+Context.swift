@@ -5,11 +5,11 @@ import GatherLWS
 
 // MARK: - The lws context and its two listeners
 
-extension LiveServer {
+extension ServiceLoop {
     struct CreatedContext {
         var context: OpaquePointer
         var usesEventLibrary: Bool
-        var tlsPort: Int
+        var tlsPort: Int?
         var spectatorVhost: OpaquePointer?
         var spectatorPort: Int?
     }
@@ -20,8 +20,9 @@ extension LiveServer {
     /// A whole snapshot (or message) goes to OpenSSL in one call.
     static let largestSendBytes = 1 << 20
 
-    /// One context, explicit vhosts: the TLS listener (pages, organisers, everything) and, when
-    /// configured, the plain-HTTP spectator door. Both share the protocols and the service thread.
+    /// One context, explicit vhosts: the TLS listener (pages, organisers, everything) and the
+    /// plain-HTTP spectator door, each when configured. Both share the protocols and the service
+    /// thread.
     func makeContext() throws -> CreatedContext {
         // epoll through lws's libev plugin where it is installed: poll() over every socket on
         // each wake-up costs more the more phones there are. Without the plugin the context
@@ -58,15 +59,22 @@ extension LiveServer {
 
     private func addVhosts(to context: OpaquePointer, usesEventLibrary: Bool) throws -> CreatedContext {
         let protocols = makeProtocols()
-        guard let tls = makeVhost(context, name: "tls", port: configuration.port, protocols: protocols, secure: true) else {
-            lws_context_destroy(context)
-            throw TransportError("cannot listen on \(configuration.host):\(configuration.port) with the given certificate "
-                + "(is the port already in use, or the certificate and key not a pair?)")
+        var created = CreatedContext(context: context, usesEventLibrary: usesEventLibrary)
+        if let listener = configuration.tls {
+            let vhost = makeVhost(context, name: "tls", port: listener.port, protocols: protocols, tls: listener)
+            if let failure = tlsSetupFailure {
+                lws_context_destroy(context)
+                throw TransportError("cannot set up TLS: \(failure)")
+            }
+            guard let vhost else {
+                lws_context_destroy(context)
+                throw TransportError("cannot listen on \(configuration.host):\(listener.port) with the given certificate "
+                    + "(is the port already in use, or the certificate and key not a pair?)")
+            }
+            created.tlsPort = Int(lws_get_vhost_listen_port(vhost))
         }
-        var created = CreatedContext(context: context, usesEventLibrary: usesEventLibrary,
-                                     tlsPort: Int(lws_get_vhost_listen_port(tls)))
         if let port = configuration.spectatorPort {
-            guard let plain = makeVhost(context, name: "spectators", port: port, protocols: protocols, secure: false) else {
+            guard let plain = makeVhost(context, name: "spectators", port: port, protocols: protocols, tls: nil) else {
                 lws_context_destroy(context)
                 throw TransportError("cannot listen for spectators on \(configuration.host):\(port) (is the port already in use?)")
             }
@@ -76,8 +84,22 @@ extension LiveServer {
         return created
     }
 
+    /// `LWS_CALLBACK_OPENSSL_LOAD_EXTRA_SERVER_VERIFY_CERTS`, while the TLS vhost is being made:
+    /// a setting OpenSSL refuses is stashed for `addVhosts` and fails the vhost (non-zero).
+    func hardenTLS(_ sslContext: OpaquePointer) -> Int32 {
+        assertOnServiceThread()
+        do {
+            try TLSPolicy.harden(sslContext)
+            return 0
+        } catch {
+            tlsSetupFailure = error
+            return 1
+        }
+    }
+
     private func makeVhost(_ context: OpaquePointer, name: String, port: Int, protocols: UnsafePointer<lws_protocols>,
-                           secure: Bool) -> OpaquePointer? {
+                           tls: TLSListener?) -> OpaquePointer? {
+        let secure = tls != nil
         var info = lws_context_creation_info()
         info.vhost_name = storage.cString(name)
         info.port = Int32(port)
@@ -92,9 +114,9 @@ extension LiveServer {
         // instead, because lws 4.1 files each validity timer in one sorted list.
         info.retry_and_idle_policy = storage.retryPolicy(secondsSinceValidPing: 0, secondsSinceValidHangup: 0)
         info.timeout_secs = 20
-        if secure {
-            info.ssl_cert_filepath = storage.cString(configuration.certificatePath)
-            info.ssl_private_key_filepath = storage.cString(configuration.privateKeyPath)
+        if let tls {
+            info.ssl_cert_filepath = storage.cString(tls.certificatePath)
+            info.ssl_private_key_filepath = storage.cString(tls.privateKeyPath)
             info.alpn = storage.cString("http/1.1")  // never h2 (CVE in 4.1.6's HTTP/2 header parser)
             info.ssl_cipher_list = storage.cString(TLSPolicy.tls12Ciphers)
             info.tls1_3_plus_cipher_list = storage.cString(TLSPolicy.tls13Ciphers)
@@ -117,7 +139,9 @@ extension LiveServer {
         // pieces that `received` reassembles). tx_packet_size must be set apart from it: at 0, lws
         // caps each send at rx_buffer_size, splitting every snapshot and buffering the rest.
         // lws 4.1.6 binds the first subprotocol in the CLIENT's offer that it knows, whatever this order.
-        let live = [WireProtocol.v2, .v1].map { wire in
+        // Only the protocols this server speaks (a relay: gather.v2 alone); `confirmUpgrade` has
+        // already refused a handshake that offers none of them.
+        let live = configuration.protocols.map { wire in
             lws_protocols(name: storage.cString(wire.rawValue), callback: liveCallbackThunk,
                           per_session_data_size: MemoryLayout<UInt64>.size,
                           rx_buffer_size: Self.receiveBufferBytes, id: 0, user: nil,

@@ -3,7 +3,7 @@ import Foundation
 
 // MARK: - Who may connect: per-address accounting from accept to close (service thread only)
 
-extension LiveServer {
+extension ServiceLoop {
     /// Every TCP connection is counted by its peer's address from accept to destruction, so one
     /// host cannot hold the header tables (taken at accept) that every page load needs. A
     /// connection that became a WebSocket is counted apart, under its own cap (429).
@@ -55,11 +55,25 @@ extension LiveServer {
     /// with no Upgrade header `in` is stale on a kept-alive connection (the use-after-free of
     /// CVE-2025-11677), which is why a request without one is closed at once.
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        assertOnServiceThread()
         guard lws_hdr_total_length(wsi, WSI_TOKEN_UPGRADE) > 0,
               let upgrade = HTTPHeaders.value(wsi, WSI_TOKEN_UPGRADE)?.lowercased()
         else { return -1 }
-        if upgrade == "websocket" { return 0 }
+        if upgrade == "websocket" {
+            let offer = HTTPHeaders.value(wsi, WSI_TOKEN_PROTOCOL)
+            guard HandshakeRules.offersAny(of: configuration.protocols, in: offer) else {
+                return refuseUpgrade(wsi, status: 400, reason: "Bad Request", detail: subprotocolAdvice)
+            }
+            return 0
+        }
         logger.notice("refused an HTTP upgrade that is not a WebSocket", metadata: ["http.upgrade": "\(upgrade.prefix(32))"])
         return refuseUpgrade(wsi, status: 400, reason: "Bad Request", detail: "this server speaks HTTP/1.1 and WebSockets only")
+    }
+}
+
+extension ServiceLoop {
+    /// What a refused handshake is told to do instead.
+    var subprotocolAdvice: String {
+        "connect to /live with the " + configuration.protocols.map(\.rawValue).joined(separator: " or ") + " subprotocol"
     }
 }

@@ -11,11 +11,12 @@ enum CloseCode {
     static let messageTooBig: UInt16 = 1009
 }
 
-// MARK: - The gather.v1 WebSocket (service thread only)
+// MARK: - The WebSocket at /live (service thread only)
 
-extension LiveServer {
+extension ServiceLoop {
     func handleLive(_ wsi: OpaquePointer, reason: lws_callback_reasons, session: UnsafeMutableRawPointer?,
                     input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        assertOnServiceThread()
         switch reason {
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             return filterUpgrade(wsi)
@@ -99,7 +100,7 @@ extension LiveServer {
         connectionsByAddress[connection.remoteAddress, default: 0] += 1
         setConnectionCount(connections.count)
         let remoteAddress = connection.remoteAddress
-        events?.connectionOpened(connection.id, remoteAddress: remoteAddress, protocol: wire, door: connection.door)
+        source.connectionOpened(connection.id, remoteAddress: remoteAddress, protocol: wire, door: connection.door)
     }
 
     private func closed(session: UnsafeMutableRawPointer?) {
@@ -112,7 +113,7 @@ extension LiveServer {
         let left = connectionsByAddress[connection.remoteAddress, default: 1] - 1
         connectionsByAddress[connection.remoteAddress] = left > 0 ? left : nil
         setConnectionCount(connections.count)
-        events?.connectionClosed(connection.id)
+        source.connectionClosed(connection.id)
         drainedConnectionClosed()
     }
 
@@ -143,7 +144,7 @@ extension LiveServer {
         guard let text = String(validating: connection.incoming, as: UTF8.self) else {
             return closeNow(wsi, code: CloseCode.invalidPayload, reason: "text frames must be valid UTF-8")
         }
-        events?.received(text, from: connection.id)
+        source.received(text, from: connection.id)
         return 0
     }
 
@@ -191,7 +192,7 @@ extension LiveServer {
         }
         if connection.pingDue {
             connection.pingDue = false
-            if lws_write(wsi, Self.pingFrame.payload, Self.pingFrame.count, LWS_WRITE_PING) < 0 { return -1 }
+            if lws_write(wsi, pingFrame.payload, pingFrame.count, LWS_WRITE_PING) < 0 { return -1 }
             if connection.outbox.hasPending(shared) { lws_callback_on_writable(wsi) }
             return 0
         }
@@ -268,7 +269,7 @@ extension LiveServer {
             }
             sharedChanged = true
         }
-        fanOut.publish()
+        fanOut.publish(to: server.fanOut)
         if sharedChanged, let context {
             for live in liveProtocols { lws_callback_on_writable_all_protocol(context, live) }
         }
@@ -289,7 +290,7 @@ enum HTTPHeaders {
 
 // MARK: - Which door
 
-extension LiveServer {
+extension ServiceLoop {
     /// The listener a connection came through: the plain-HTTP spectator vhost, or TLS.
     func door(of wsi: OpaquePointer) -> Door {
         guard let spectatorVhost, lws_get_vhost(wsi) == spectatorVhost else { return .tls }

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+@testable import GatherApp
+import XCTest
+
+/// `gather serve`'s options become one `ServerConfiguration`; every bad option is refused before
+/// anything starts, with a message that names the option and what it takes.
+final class ServeCommandTests: XCTestCase {
+    private var publicFolder: String!
+
+    override func setUpWithError() throws {
+        publicFolder = NSTemporaryDirectory() + "app-tests-public-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: publicFolder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: publicFolder)
+    }
+
+    // MARK: - Helpers
+
+    private func configuration(_ arguments: [String]) throws -> ServerConfiguration {
+        try ServeCommand.parse(["--public", publicFolder] + arguments).serverConfiguration()
+    }
+
+    /// The message `gather serve` would print for these arguments, failing when they are accepted.
+    private func refusal(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) -> String {
+        do {
+            _ = try ServeCommand.parse(["--public", publicFolder] + arguments)
+            XCTFail("\(arguments) was accepted", file: file, line: line)
+            return ""
+        } catch {
+            return ServeCommand.message(for: error)
+        }
+    }
+
+    // MARK: - Accepted
+
+    func testDefaultsMakeTheDocumentedConfiguration() throws {
+        let value = try configuration([])
+        XCTAssertEqual(value.host, "0.0.0.0")
+        XCTAssertEqual(value.port, 8443)
+        XCTAssertEqual(value.spectatorPort, 8080)
+        XCTAssertEqual(value.dataDirectory, "data")
+        XCTAssertEqual(value.certificates, .localCA(directory: "Certificates"))
+        XCTAssertEqual(value.publicDirectory, publicFolder)
+        XCTAssertEqual(value.maximumConnections, 20_000)
+        XCTAssertEqual(value.maximumConnectionsPerAddress, 100)
+        XCTAssertEqual(value.metricsReaders, [])
+        XCTAssertEqual(value.pingIntervalSeconds, 30)
+        XCTAssertEqual(value.stallTimeoutSeconds, 30)
+        XCTAssertEqual(value.logLevel, .info)
+    }
+
+    func testEveryOptionReachesTheConfiguration() throws {
+        let value = try configuration([
+            "--host", "127.0.0.1", "--port", "0", "--spectator-port", "auto", "--data-dir", "/tmp/d",
+            "--cert", "/tmp/c.pem", "--key", "/tmp/k.pem", "--invite-code", "abc-DEF_123",
+            "--max-connections", "50", "--max-connections-per-address", "5", "--metrics-from", "192.168.1.0/24",
+            "--ping-interval", "7", "--stall-timeout", "9", "--log-level", "DEBUG",
+        ])
+        XCTAssertEqual(value.host, "127.0.0.1")
+        XCTAssertEqual(value.port, 0)
+        XCTAssertEqual(value.spectatorPort, 0, "auto binds a free port")
+        XCTAssertEqual(value.dataDirectory, "/tmp/d")
+        XCTAssertEqual(value.certificates, .supplied(certificatePath: "/tmp/c.pem", privateKeyPath: "/tmp/k.pem"))
+        XCTAssertEqual(value.inviteCode, "abc-DEF_123")
+        XCTAssertEqual(value.maximumConnections, 50)
+        XCTAssertEqual(value.maximumConnectionsPerAddress, 5)
+        XCTAssertEqual(value.metricsReaders, [AddressRange(cidr: "192.168.1.0/24")!])
+        XCTAssertEqual(value.pingIntervalSeconds, 7)
+        XCTAssertEqual(value.stallTimeoutSeconds, 9)
+        XCTAssertEqual(value.logLevel, .debug)
+    }
+
+    func testSpectatorPortZeroTurnsTheDoorOff() throws {
+        XCTAssertNil(try configuration(["--spectator-port", "0"]).spectatorPort)
+        XCTAssertEqual(try configuration(["--spectator-port", "9000"]).spectatorPort, 9000)
+    }
+
+    // MARK: - Refused, each with its own message
+
+    func testBadPortsAreRefused() {
+        XCTAssertTrue(refusal(["--port", "70000"]).contains("--port must be from 0 to 65535"))
+        XCTAssertTrue(refusal(["--port", "-1"]).contains("--port"))
+        XCTAssertTrue(refusal(["--port", "eighty"]).contains("--port"))
+        XCTAssertTrue(refusal(["--spectator-port", "70000"]).contains("--spectator-port"))
+        XCTAssertTrue(refusal(["--port", "9000", "--spectator-port", "9000"])
+            .contains("--spectator-port must differ from --port"))
+    }
+
+    func testInviteCodesOutsideTheRuleAreRefused() {
+        let rule = "must be 8–64 letters, digits, '-' or '_'"
+        XCTAssertTrue(refusal(["--invite-code", "short"]).contains(rule), "too short")
+        XCTAssertTrue(refusal(["--invite-code", String(repeating: "a", count: 65)]).contains(rule), "too long")
+        XCTAssertTrue(refusal(["--invite-code", "has space1"]).contains(rule), "a space")
+        XCTAssertTrue(refusal(["--invite-code", "josé-núñez"]).contains(rule), "not ASCII")
+        XCTAssertNoThrow(try configuration(["--invite-code", String(repeating: "a", count: 64)]))
+    }
+
+    func testCertificateAndKeyGoTogether() {
+        let message = "--cert and --key go together"
+        XCTAssertTrue(refusal(["--cert", "/tmp/c.pem"]).contains(message))
+        XCTAssertTrue(refusal(["--key", "/tmp/k.pem"]).contains(message))
+    }
+
+    func testLimitsOutOfRangeAreRefused() {
+        XCTAssertTrue(refusal(["--max-connections", "0"]).contains("--max-connections must be from 1 to 1000000"))
+        XCTAssertTrue(refusal(["--max-connections-per-address", "0"])
+            .contains("--max-connections-per-address must be from 1 to 100000"))
+        XCTAssertTrue(refusal(["--ping-interval", "0"]).contains("--ping-interval must be from 1 to 3600"))
+        XCTAssertTrue(refusal(["--stall-timeout", "3601"]).contains("--stall-timeout must be from 1 to 3600"))
+    }
+
+    func testNetworksAndFoldersAreChecked() {
+        XCTAssertTrue(refusal(["--metrics-from", "192.168.1.0/33"]).contains("--metrics-from must be a network"))
+        XCTAssertTrue(refusal(["--metrics-from", "everyone"]).contains("--metrics-from must be a network"))
+        XCTAssertTrue(refusal(["--public", "/nonexistent/pages"]).contains("--public /nonexistent/pages is not a readable folder"))
+        XCTAssertTrue(refusal(["--host", ""]).contains("--host must be an address"))
+        XCTAssertTrue(refusal(["--log-level", "loud"]).contains("--log-level"))
+    }
+}
