@@ -20,7 +20,7 @@ struct CoordinatorLanes {
     struct Limits {
         var organiserPerConnection = 512
         var organiserTotal = 4_096
-        var spectatorPerConnection = 128
+        var spectatorPerConnection = 512
         var spectatorTotal = 8_192
         var spectatorBytes = 32 << 20
         /// A batch ends after this many events or this long, whichever comes first.
