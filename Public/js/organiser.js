@@ -1,6 +1,7 @@
-import { LiveClient } from "./live.js";
-import { $, connectionPill } from "./dom.js";
-import { statusText } from "./format.js";
+// The organiser's console: players, the gather of the chosen pitch, signing in.
+
+import { $ } from "./dom.js";
+import { startPage } from "./page.js";
 import { PlayersView } from "./organiser-players.js";
 import { GatherView } from "./organiser-gather.js";
 import { PitchSwitcher } from "./organiser-pitches.js";
@@ -8,11 +9,8 @@ import { gatherOn } from "./state.js";
 import { Tabs } from "./tabs.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
-import { keepShellOffline } from "./offline.js";
 import { AccountsView, sessionEndedText } from "./organiser-accounts.js";
 import { ActivityView } from "./organiser-activity.js";
-
-keepShellOffline();
 
 // MARK: - Feedback
 
@@ -33,42 +31,45 @@ async function perform(action) {
   return reply;
 }
 
-const live = new LiveClient({
-  onStatus: (status) => connectionPill($("#connection"), status, statusText),
-  onChange: render,
-  onTick: () => gather.renderClock(),
-  onSession: showSession,
-  onPresence: (presence) => {
-    const others = presence.organisers.length ? presence.organisers.join(", ") : "nobody";
-    $("#presence").textContent = `Organising: ${others} · ${presence.spectators} watching`;
-  },
-  onNotice: (text) => notify(text),
-});
-
-const tabs = new Tabs($("[role=tablist]"), (name) => {
-  keepAwakeWhileTimerRuns();
-  if (name === "invite") accounts.refresh();
-  if (name === "activity") activity.load();
-});
-const pitches = new PitchSwitcher(live, perform, () => { if (live.state) render(live.state); });
+// Set while the page is built: restoring the last state renders (and signs in) before
+// startPage returns.
+let live, tabs, pitches, players, gather, wake, accounts, activity;
 const currentPitch = () => pitches.current;
-const players = new PlayersView(live, perform, () => tabs.select("gather"), currentPitch);
-const gather = new GatherView(live, perform, currentPitch);
-const announcer = new Announcer();
-const wake = new ScreenWake();
-const accounts = new AccountsView(live, notify);
-const activity = new ActivityView(live);
 
-function render(state) {
-  pitches.render(state);
-  players.render(state);
-  gather.render(state);
-  announcer.update(state, [currentPitch()]);
-  keepAwakeWhileTimerRuns();
-}
+startPage((client) => {
+  live = client;
+  tabs = new Tabs($("[role=tablist]"), (name) => {
+    keepAwakeWhileTimerRuns();
+    if (name === "invite") accounts.refresh();
+    if (name === "activity") activity.load();
+  });
+  pitches = new PitchSwitcher(live, perform, () => { if (live.state) render(live.state); });
+  players = new PlayersView(live, perform, () => tabs.select("gather"), currentPitch);
+  gather = new GatherView(live, perform, currentPitch);
+  wake = new ScreenWake();
+  accounts = new AccountsView(live, notify);
+  activity = new ActivityView(live);
+  const announcer = new Announcer();
 
-setInterval(() => gather.renderClock(), 250);
-live.restoreLastState();
+  function render(state) {
+    pitches.render(state);
+    players.render(state);
+    gather.render(state);
+    announcer.update(state, [currentPitch()]);
+    keepAwakeWhileTimerRuns();
+  }
+
+  return {
+    onChange: render,
+    renderClocks: () => gather.renderClock(),
+    onSession: showSession,
+    onPresence: (presence) => {
+      const others = presence.organisers.length ? presence.organisers.join(", ") : "nobody";
+      $("#presence").textContent = `Organising: ${others} · ${presence.spectators} watching`;
+    },
+    onNotice: (text) => notify(text),
+  };
+});
 
 /// The organiser watching the gather screen during a running timer must not see it go dark.
 function keepAwakeWhileTimerRuns() {
@@ -110,9 +111,9 @@ $("#register-form").addEventListener("submit", async (event) => {
 
 $("#logout").addEventListener("click", () => live.logout());
 
+
 // A QR code from the Group tab carries the invite code after '#': fill it in, keep it off the server.
 {
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
   if (invite) $("#register-form").elements.inviteCode.value = invite;
 }
-

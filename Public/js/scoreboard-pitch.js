@@ -3,7 +3,7 @@
 
 import { $ } from "./dom.js";
 import { clock, scorerText } from "./format.js";
-import { FLASH_MS, GoalWatch } from "./goal-watch.js";
+import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
 import { pitchById, playersById } from "./state.js";
 import { fitNames } from "./scoreboard-fit.js";
 
@@ -11,7 +11,7 @@ export class PitchBoard {
   constructor(live, pitchId) {
     Object.assign(this, { live, pitchId });
     this.flash = null; // { text, until }
-    this.watch = new GoalWatch((id, goal, gather) => this.celebrate(goal, gather));
+    this.watch = new PitchWatch(({ newestGoal, gather }) => { if (newestGoal) this.celebrate(newestGoal, gather); });
     $("#join-qr").src = `/qr.svg?pitch=${pitchId}`;
     $("#join-qr").alt = "QR code of this pitch's spectator page";
   }

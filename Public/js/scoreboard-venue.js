@@ -4,7 +4,7 @@
 
 import { $, h, replace } from "./dom.js";
 import { clock, lastGoalText, scorerText } from "./format.js";
-import { FLASH_MS, GoalWatch } from "./goal-watch.js";
+import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
 import { busyPitches, latestGoal, pitchById, playersById } from "./state.js";
 import { fitNames } from "./scoreboard-fit.js";
 
@@ -12,7 +12,7 @@ export class VenueBoard {
   constructor(live) {
     this.live = live;
     this.flashes = new Map(); // pitch id -> until
-    this.watch = new GoalWatch((id) => this.celebrate(id));
+    this.watch = new PitchWatch(({ pitch, newestGoal }) => { if (newestGoal) this.celebrate(pitch.id); });
     $("#board").dataset.mode = "venue";
     $("#venue").hidden = false;
     $("#status").textContent = ""; // each card says how its match stands

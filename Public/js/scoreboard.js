@@ -1,34 +1,33 @@
 // The projector page: `?pitch=N` is that pitch's board (pitch 1 without a query), `?pitch=all`
 // the venue overview for a second projector.
 
-import { LiveClient } from "./live.js";
 import { $, connectionPill } from "./dom.js";
-import { statusText } from "./format.js";
+import { statusText, linkLostText } from "./format.js";
+import { startPage } from "./page.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
-import { keepShellOffline } from "./offline.js";
 import { busyPitches, requestedPitch } from "./state.js";
 import { PitchBoard } from "./scoreboard-pitch.js";
 import { VenueBoard } from "./scoreboard-venue.js";
 
-keepShellOffline();
-const announcer = new Announcer();
 const wanted = requestedPitch();
 
-const live = new LiveClient({
-  onStatus: (status) => connectionPill($("#connection"), status, statusText),
-  onChange: (state) => {
-    board.render(state);
-    const shown = wanted === "all" ? busyPitches(state).map((pitch) => pitch.id) : [board.pitchId];
-    announcer.update(state, shown, { namePitches: wanted === "all" });
-  },
-  onTick: () => board.renderClock(),
+startPage((live) => {
+  const announcer = new Announcer();
+  const board = wanted === "all" ? new VenueBoard(live) : new PitchBoard(live, wanted || 1);
+  window.addEventListener("resize", () => board.resize());
+  return {
+    onChange: (state) => {
+      board.render(state);
+      const shown = wanted === "all" ? busyPitches(state).map((pitch) => pitch.id) : [board.pitchId];
+      announcer.update(state, shown, { namePitches: wanted === "all" });
+    },
+    renderClocks: () => board.renderClock(),
+    // On a relay: the pill says when the pitch went quiet, until it is heard again.
+    onLink: (link) => connectionPill($("#connection"), link.live ? "live" : "reconnecting",
+                                     { ...statusText, reconnecting: linkLostText(link.since) }),
+  };
 });
-const board = wanted === "all" ? new VenueBoard(live) : new PitchBoard(live, wanted || 1);
-
-setInterval(() => { if (live.state) board.renderClock(); }, 200);
-window.addEventListener("resize", () => board.resize());
-live.restoreLastState();
 
 // MARK: - Projector comforts
 

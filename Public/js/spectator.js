@@ -1,28 +1,16 @@
 // The spectator page. `/?pitch=N` follows that pitch; `/` follows the venue: a card per pitch
 // when several have a gather, else the one match there is (pitch 1 when none has).
 
-import { LiveClient } from "./live.js";
-import { $, connectionPill } from "./dom.js";
-import { statusText } from "./format.js";
+import { $ } from "./dom.js";
+import { watchingText, linkLostText } from "./format.js";
+import { startPage } from "./page.js";
 import { Announcer } from "./announce.js";
-import { keepShellOffline } from "./offline.js";
 import { busyPitches, requestedPitch } from "./state.js";
 import { renderMatch, renderMatchClock } from "./spectator-match.js";
 import { renderCards, renderCardClocks } from "./spectator-cards.js";
 import { StandingsTable, renderResults } from "./spectator-table.js";
 
-keepShellOffline();
-const announcer = new Announcer();
-const table = new StandingsTable();
 const wanted = requestedPitch();
-let view = { cards: false, pitches: [wanted === null || wanted === "all" ? 1 : wanted] };
-
-const live = new LiveClient({
-  onStatus: (status) => connectionPill($("#connection"), status, statusText),
-  onChange: render,
-  onTick: renderClocks,
-  onPresence: (presence) => { $("#watching").textContent = `${presence.spectators} watching`; },
-});
 
 function chooseView(state) {
   if (typeof wanted === "number") return { cards: false, pitches: [wanted] };
@@ -31,26 +19,40 @@ function chooseView(state) {
   return { cards: false, pitches: busy.length ? busy : [1] };
 }
 
-function render(state) {
-  view = chooseView(state);
-  const severalPitches = state.pitches.length > 1;
-  $("#venue").hidden = !view.cards;
-  $("#single").hidden = view.cards;
-  $("#all-pitches").hidden = !severalPitches || view.cards;
-  if (view.cards) renderCards(state, view.pitches);
-  else renderMatch(state, view.pitches[0], severalPitches);
-  table.render(state);
-  renderResults(state, severalPitches);
-  $("#scoreboard-link").href = view.cards ? "/scoreboard.html?pitch=all" : `/scoreboard.html?pitch=${view.pitches[0]}`;
-  announcer.update(state, view.pitches, { namePitches: view.cards });
-  renderClocks();
-}
+startPage((live) => {
+  const announcer = new Announcer();
+  const table = new StandingsTable();
+  let view = { cards: false, pitches: [wanted === null || wanted === "all" ? 1 : wanted] };
 
-function renderClocks() {
-  if (!live.state) return;
-  if (view.cards) renderCardClocks(live);
-  else renderMatchClock(live, view.pitches[0]);
-}
+  function renderClocks() {
+    if (!live.state) return;
+    if (view.cards) renderCardClocks(live);
+    else renderMatchClock(live, view.pitches[0]);
+  }
 
-setInterval(renderClocks, 250);
-live.restoreLastState();
+  function onChange(state) {
+    view = chooseView(state);
+    const severalPitches = state.pitches.length > 1;
+    $("#venue").hidden = !view.cards;
+    $("#single").hidden = view.cards;
+    $("#all-pitches").hidden = !severalPitches || view.cards;
+    if (view.cards) renderCards(state, view.pitches);
+    else renderMatch(state, view.pitches[0], severalPitches);
+    table.render(state);
+    renderResults(state, severalPitches);
+    $("#scoreboard-link").href = view.cards ? "/scoreboard.html?pitch=all" : `/scoreboard.html?pitch=${view.pitches[0]}`;
+    announcer.update(state, view.pitches, { namePitches: view.cards });
+    renderClocks();
+  }
+
+  return {
+    onChange,
+    renderClocks,
+    onPresence: (presence) => { $("#watching").textContent = watchingText(presence); },
+    // On a relay: the last state stays, with when the pitch went quiet, until it is heard again.
+    onLink: (link) => {
+      $("#link-lost").hidden = link.live;
+      if (!link.live) $("#link-lost").textContent = linkLostText(link.since);
+    },
+  };
+});

@@ -1,0 +1,32 @@
+// The start-up every page shares: the offline shell, the live client with its connection pill,
+// the page's views, one clock that redraws the countdowns, then the last state this browser saw.
+
+import { LiveClient } from "./live.js";
+import { $, connectionPill } from "./dom.js";
+import { statusText } from "./format.js";
+import { keepShellOffline } from "./offline.js";
+
+/// How often the countdowns are redrawn between ticks: often enough that a second never shows late.
+export const CLOCK_MS = 250;
+
+/// `build(live)` makes the page's views and returns its handlers: `onChange(state)`,
+/// `renderClocks()` (called every CLOCK_MS once a state is known), and optionally `onTick`,
+/// `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue). Returns the live client.
+export function startPage(build) {
+  keepShellOffline();
+  let page = {};
+  const live = new LiveClient({
+    onStatus: (status) => connectionPill($("#connection"), status, statusText),
+    onChange: (state, version) => page.onChange && page.onChange(state, version),
+    onTick: (pitch, timer) => (page.onTick || page.renderClocks)(pitch, timer),
+    onSession: (session) => page.onSession && page.onSession(session),
+    onPresence: (presence) => page.onPresence && page.onPresence(presence),
+    onNotice: (text) => page.onNotice && page.onNotice(text),
+    onPending: (messages) => page.onPending && page.onPending(messages),
+    onLink: (link) => page.onLink && page.onLink(link),
+  });
+  page = build(live);
+  setInterval(() => { if (live.state) page.renderClocks(); }, CLOCK_MS);
+  live.restoreLastState();
+  return live;
+}
