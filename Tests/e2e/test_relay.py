@@ -51,14 +51,15 @@ def test_a_relay_started_before_the_venue_waits_then_serves_every_version_as_the
         server = venue_server(broker.url)
         try:
             async def scenario():
+                await wait_for(lambda: relay.health()["nats"] == "connected", 10, "the relay's NATS connection")
                 health = relay.health()
                 assert health["venue"] == VENUE and health["version"] is None and health["lastHeardMs"] is None
-                assert health["nats"] == "connected" and health["spectators"] == 0
+                assert health["spectators"] == 0
                 early = await relay_client(relay)
                 welcome = early.messages[0]
                 assert welcome["protocol"] == "gather.v2" and welcome["relay"] is True
                 await wait_for(lambda: relay.health()["spectators"] == 1, 5, "the relay to count its spectator")
-                assert any("waiting for the venue" in line for line in relay.errors)
+                await wait_for(lambda: any("waiting for the venue" in line for line in relay.errors), 10, "the log line")
                 waiting = await early.until(lambda m: m["type"] == "link", 5)
                 assert waiting == {"type": "link", "live": False}  # never heard: no "since"
 
@@ -218,3 +219,27 @@ def test_a_relay_refuses_bad_options_with_a_clear_error(arguments, message):
     result = subprocess.run([BINARY, "relay", "--port", "0", "--public", PUBLIC, "--nats", "nats://127.0.0.1:1", *arguments],
                             capture_output=True, text=True, timeout=30)
     assert result.returncode != 0 and message in result.stderr, result.stderr
+
+
+def test_a_relay_with_a_certificate_serves_its_followers_over_tls_only():
+    with NatsServer() as broker:
+        server = venue_server(broker.url)
+        server.start()
+        relay = RelayProcess(broker.url, extra_args=(
+            "--tls-cert", f"{server.cert_dir}/server.pem", "--tls-key", f"{server.cert_dir}/server-key.pem"))
+        try:
+            relay.start()
+
+            async def scenario():
+                follower = await Live.connect(server, subprotocols=V2, url=f"wss://127.0.0.1:{relay.port}/live")
+                assert follower.messages[0]["relay"] is True
+                snapshot = await follower.until(lambda m: m["type"] == "snapshot", 10)
+                assert snapshot["version"] == server.health()["version"]
+                await follower.close()
+                # Plain HTTP on that port is not served.
+                with pytest.raises(Exception):
+                    relay.get("/healthz")
+            run(scenario())
+        finally:
+            relay.stop()
+            server.cleanup()

@@ -4,6 +4,7 @@ import signal
 import time
 
 import jsonpatch
+import pytest
 import websockets
 
 from gatherlib import GatherServer, Live, run, signed_in
@@ -101,6 +102,7 @@ def test_kill_9_a_relay_its_spectators_move_to_the_other_and_never_go_back():
             server.cleanup()
 
 
+@pytest.mark.timing
 def test_kill_9_the_venue_relays_say_the_link_is_lost_then_versions_continue_after_its_restart():
     with NatsServer() as broker:
         server = venue_server(broker.url)
@@ -121,7 +123,7 @@ def test_kill_9_the_venue_relays_say_the_link_is_lost_then_versions_continue_aft
                 lost = await follower.until(lambda m: m["type"] == "link", 15)
                 silent_for = time.monotonic() - killed_at
                 assert lost["live"] is False and lost["since"].endswith("Z"), lost
-                assert 9 <= silent_for <= 13, f"link lost after {silent_for:.1f} s of silence"
+                assert 9 <= silent_for <= 14, f"link lost after {silent_for:.1f} s of silence"
                 health = relay.health()
                 assert health["version"] == version and health["lastHeardMs"] >= 10_000
                 # A new spectator gets the last state, then the word that it is not live.
@@ -151,6 +153,7 @@ def test_kill_9_the_venue_relays_say_the_link_is_lost_then_versions_continue_aft
             server.cleanup()
 
 
+@pytest.mark.timing
 def test_nats_stopped_the_venue_acks_as_fast_and_relays_catch_up_when_it_is_back():
     with NatsServer() as broker:
         server = venue_server(broker.url)

@@ -6,6 +6,9 @@ import json
 import subprocess
 import time
 
+import jsonpatch
+import pytest
+
 from gatherlib import BINARY, GatherServer, Live, run, signed_in
 from natslib import NatsServer, RelayProcess, read_subject, wait_for
 
@@ -35,7 +38,6 @@ def mirror(hub: NatsServer) -> subprocess.CompletedProcess:
 async def mirror_state(hub: NatsServer):
     """The hub mirror's messages replayed: (version, state) of the last, and how many it holds."""
     messages = await read_subject(hub.url, "GATHER_riverside", "gather.riverside.state")
-    import jsonpatch
     first = json.loads(messages[0].data)
     assert first["type"] == "snapshot"
     state, version = first["state"], first["version"]
@@ -46,6 +48,7 @@ async def mirror_state(hub: NatsServer):
     return version, state, len(messages)
 
 
+@pytest.mark.timing
 def test_the_hubs_mirror_follows_the_leaf_and_catches_up_after_the_uplink_drops():
     hub = NatsServer(config=HUB).start()
     leaf = NatsServer(config=leaf_config(hub.leaf_port)).start()

@@ -100,6 +100,7 @@ def test_ticks_and_a_heartbeat_travel_on_the_ticks_subject():
         run(scenario())
 
 
+@pytest.mark.timing
 def test_nats_down_at_start_and_later_never_slows_an_ack_and_the_stream_resumes_with_a_snapshot():
     broker = NatsServer().start()
     port = broker.port
@@ -109,9 +110,10 @@ def test_nats_down_at_start_and_later_never_slows_an_ack_and_the_stream_resumes_
         with venue_server(f"nats://127.0.0.1:{port}") as server:
             assert server.health()["nats"] == "reconnecting"
             assert server.health()["publishedVersion"] is None
-            assert any("NATS is not reachable yet" in line for line in server.errors + server.output)
 
             async def scenario():
+                await wait_for(lambda: any("NATS is not reachable yet" in line for line in server.errors + server.output),
+                               10, "the log line")
                 door = await Live.connect(server, subprotocols=V2)
                 await door.next()
                 ann = await signed_in(server, "ann", subprotocols=V2)

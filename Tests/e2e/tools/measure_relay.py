@@ -12,6 +12,7 @@
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import time
@@ -93,7 +94,17 @@ async def latency(server, relay, presses):
     return to_door, to_relay, (cpu1 - cpu0) / max(1, pubs1 - pubs0) * 1e6, pubs1 - pubs0
 
 
-async def idle_memory(relay, count):
+def cpu_seconds(pid):
+    """utime + stime of a process, from /proc (clock ticks of 1/100 s)."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def with_followers(server, relay, count, presses):
+    """`count` idle followers on the relay (each from its own loopback address): the relay's
+    memory per follower, then `presses` presses: the venue publisher's CPU per publication (it
+    must not grow with followers: it publishes once) and the relay's CPU per delivered message."""
     base = rss_kib(relay.process.pid)
     clients = []
     for index in range(count):
@@ -105,9 +116,33 @@ async def idle_memory(relay, count):
     await wait_for(lambda: relay.health()["spectators"] >= count, 30, "every spectator counted")
     await asyncio.sleep(2)  # let the outboxes settle
     loaded = rss_kib(relay.process.pid)
+
+    async def drain(ws):
+        try:
+            while True:
+                await ws.recv()
+        except Exception:  # noqa: BLE001 - closed at the end
+            return
+    readers = [asyncio.ensure_future(drain(ws)) for ws in clients]
+    ann = await signed_in(server, "bob", subprotocols=V2)
+    cpu0, pubs0 = metric(server, "gather_stream_publish_cpu_seconds_total"), metric(server, "gather_stream_state_publications_total")
+    relay_cpu0 = cpu_seconds(relay.process.pid)
+    first = ann.version
+    for index in range(presses):
+        reply = await ann.command({"kind": "score", "team": "A", "delta": 1 if (index // 2) % 2 == 0 else -1})
+        assert reply["type"] == "ack", reply
+        await asyncio.sleep(0.06)
+    await wait_for(lambda: relay.health()["version"] == ann.version, 30, "the relay to reach the venue")
+    await asyncio.sleep(1)  # the last writes to every follower
+    relay_cpu = cpu_seconds(relay.process.pid) - relay_cpu0
+    cpu1, pubs1 = metric(server, "gather_stream_publish_cpu_seconds_total"), metric(server, "gather_stream_state_publications_total")
+    delivered = (ann.version - first) * count
     for ws in clients:
         await ws.close()
-    return base, loaded
+    for reader in readers:
+        reader.cancel()
+    await ann.close()
+    return base, loaded, (cpu1 - cpu0) / max(1, pubs1 - pubs0) * 1e6, relay_cpu / max(1, delivered) * 1e6
 
 
 def main():
@@ -128,9 +163,11 @@ def main():
                 print(f"  {name:28s} p50 {percentile(values, 0.5):6.2f} ms  p99 {percentile(values, 0.99):6.2f} ms"
                       f"  mean {statistics.mean(values):6.2f} ms")
             print(f"venue CPU per state publication: {cpu_us:.1f} us (publisher thread, {publications:.0f} publications)")
-            base, loaded = asyncio.run(idle_memory(relay, arguments.idle))
+            base, loaded, venue_us, relay_us = asyncio.run(with_followers(server, relay, arguments.idle, 100))
             print(f"relay RSS: {base} KiB idle, {loaded} KiB with {arguments.idle} idle spectators: "
                   f"{(loaded - base) / arguments.idle:.1f} KiB per spectator")
+            print(f"with {arguments.idle} relay followers: venue CPU per state publication {venue_us:.1f} us; "
+                  f"relay CPU per delivered message {relay_us:.2f} us (process CPU / versions x followers)")
         finally:
             relay.stop()
             server.cleanup()
