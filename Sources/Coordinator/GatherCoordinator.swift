@@ -105,28 +105,29 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
 
     public func connectionClosed(_ id: ConnectionID) { post(.clientDisconnected(id)) }
 
-    /// Once the message is handled the Transport hears so (`.handled`), after the replies it
-    /// caused: it reads no further from a connection with too many messages waiting here.
+    /// The message waits in its lane (organisers' or spectators'). Once it is handled, or its
+    /// lane drops it, the Transport hears so (`.handled`, after the replies it caused): the
+    /// Transport reads no further from a connection with too many messages waiting here.
     public func received(_ text: String, from id: ConnectionID) {
-        queue.async {
-            self.execute(self.core.handle(.messageReceived(id, text: text)))
-            self.deliver([.handled(id)])
-        }
+        if !post(.messageReceived(id, text: text)) { deliver([.handled(id)]) }
     }
 
     /// The relays' spectators, from the venue stream's publisher (any thread).
     public func remoteSpectatorsCounted(_ count: Int) { post(.remoteSpectatorsCounted(count)) }
 
     /// Files the event in its lane and makes sure a batch will run; never blocks the caller.
-    private func post(_ event: CoordinatorEvent) {
+    /// False when the event was dropped (a message beyond its lane's bounds).
+    @discardableResult
+    private func post(_ event: CoordinatorEvent) -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
-        let start = lanes.withLock { box -> Bool in
-            box.lanes.push(event, now: now)
-            guard !box.draining else { return false }
+        let (filed, start) = lanes.withLock { box -> (Bool, Bool) in
+            let filed = box.lanes.push(event, now: now)
+            guard !box.draining else { return (filed, false) }
             box.draining = true
-            return true
+            return (filed, true)
         }
         if start { queue.async { self.drain() } }
+        return filed
     }
 
     /// Runs one short batch of waiting events in lane order, then yields the queue (so timers
@@ -143,6 +144,7 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
             }
             guard let event else { return }
             execute(core.handle(event))
+            if case .messageReceived(let id, _) = event { deliver([.handled(id)]) }
             if DispatchTime.now().uptimeNanoseconds - started > limits.batchNanoseconds { break }
         }
         queue.async { self.drain() }
