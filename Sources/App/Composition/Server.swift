@@ -192,14 +192,3 @@ private final class RemoteWatchersBox: Sendable {
         if count > 0 { sink(count) }
     }
 }
-
-/// Holds the server for the closures made before it exists. Set once, on the starting thread,
-/// before any connection can open; read from the Coordinator's queue and the service thread.
-private final class TransportBox: Sendable {
-    private let stored = Mutex<LiveServer?>(nil)
-
-    var server: LiveServer? {
-        get { stored.withLock { $0 } }
-        set { stored.withLock { $0 = newValue } }
-    }
-}
