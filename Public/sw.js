@@ -23,7 +23,7 @@ const SHELL = [
   "/", "/organiser.html", "/scoreboard.html", "/trust.html",
   "/css/app.css", "/css/scoreboard.css",
   "/js/announce.js", "/js/dom.js", "/js/format.js", "/js/offline.js", "/js/patch.js", "/js/state.js",
-  "/js/page.js", "/js/pitch-watch.js", "/js/storage.js",
+  "/js/page.js", "/js/pitch-watch.js", "/js/storage.js", "/js/trust.js",
   "/js/live.js", "/js/live-socket.js", "/js/live-state.js", "/js/live-session.js", "/js/live-commands.js",
   "/js/organiser.js", "/js/organiser-gather.js", "/js/organiser-players.js", "/js/organiser-pitches.js",
   "/js/organiser-scorer.js", "/js/tabs.js",

@@ -9,6 +9,7 @@ import { gatherOn } from "./state.js";
 import { Tabs } from "./tabs.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
+import { StandingsTable } from "./spectator-table.js";
 
 // MARK: - Feedback
 
@@ -42,11 +43,13 @@ startPage((client) => {
   gather = new GatherView(live, perform, currentPitch);
   wake = new ScreenWake();
   const announcer = new Announcer();
+  const table = new StandingsTable();
 
   function render(state) {
     pitches.render(state);
     players.render(state);
     gather.render(state);
+    table.render(state);
     announcer.update(state, [currentPitch()]);
     keepAwakeWhileTimerRuns();
   }
@@ -99,5 +102,8 @@ $("#register-form").addEventListener("submit", async (event) => {
   else notify(reply.message);
 });
 
-$("#logout").addEventListener("click", () => live.logout());
+// Asks first: a stray tap beside the pitch switcher must not end the session mid-match.
+$("#logout").addEventListener("click", () => {
+  if (confirm(`Log out ${live.username || ""}? You need your password to log in again.`.replace("  ", " "))) live.logout();
+});
 

@@ -46,7 +46,7 @@ enum Server {
         }
 
         let inviteCode = settings.inviteCode ?? SecureRandom.inviteCode()
-        let links = ServerLinks(identity: identity, host: settings.host)
+        let links = ServerLinks(identity: identity, host: settings.host, hasTrustPage: certificates.caCertificatePath != nil)
         let hasher = PasswordHasher()
         let environment = CoordinatorEnvironment(
             now: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
@@ -80,7 +80,8 @@ enum Server {
         let routes = HTTPRoutes(metrics: coordinator.metrics, exports: coordinator.exports,
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
-                                caCertificate: caCertificate, links: links,
+                                caCertificate: caCertificate,
+                                caFingerprint: caCertificate == nil ? nil : certificates.fingerprintSHA256, links: links,
                                 metricsReaders: settings.metricsReaders)
         var configuration = TransportConfiguration(
             host: settings.host, port: settings.port,

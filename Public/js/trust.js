@@ -1,0 +1,23 @@
+// trust.html: the fingerprint this server says its CA has, in full and as a short check, and the
+// file name to look for, from /api/trust.json. Without it (the operator's own certificate, or
+// no network) the steps still read, and the laptop's screen still shows the fingerprint.
+
+import { $ } from "./dom.js";
+
+async function showFingerprint() {
+  let trust = null;
+  try {
+    const response = await fetch("/api/trust.json", { cache: "no-store" });
+    if (response.ok) trust = await response.json();
+  } catch { /* offline: the laptop's screen has it */ }
+  if (!trust || typeof trust.fingerprint !== "string") {
+    $("#short-check").textContent = "Not available here: read it on the laptop's screen.";
+    $("#full-fingerprint").textContent = "Not available here: read it on the laptop's screen.";
+    return;
+  }
+  $("#short-check").textContent = trust.shortCheck;
+  $("#full-fingerprint").textContent = trust.fingerprint;
+  if (trust.file) $("#file-name").textContent = trust.file;
+}
+
+showFingerprint();
