@@ -190,7 +190,7 @@ class DownloadCrowd:
                                                                        timeout=10, source_address=source)
                 connection.request("GET", "/api/history.csv")
                 response = connection.getresponse()
-                lines = response.read().decode().split("\r\n")
+                lines = response.read().decode("utf-8-sig").split("\r\n")
                 if response.status != 200 or lines[0] != CSV_HEADER or lines[-1] != "" or len(lines) != GATHERS + 2:
                     failure = f"status {response.status}, {len(lines) - 1} lines"
             except Exception as error:  # reported to the parent; a new connection follows

@@ -125,7 +125,7 @@ def test_the_organisers_table_has_assists_and_sorts(venue, browsers):
     console.wait(lambda: len(console.driver.find_elements(By.CSS_SELECTOR, "#standings-rows tr")) == 30, what="the table")
     headings = [th.get_attribute("data-key") for th in console.driver.find_elements(By.CSS_SELECTOR, "#standings thead th")]
     assert headings == ["name", "games", "record", "goals", "assists", "rating"]
-    assert console.find("#standings th[data-key=assists]").accessible_name == "Assists"
+    assert console.find("#standings th[data-key=assists] button").accessible_name == "Ast (assists)"
     tab = console.find("#standings th[data-key=assists] button")
     console.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", tab)
     tab.click()

@@ -30,6 +30,8 @@ const minimum = arguments[0], gap = arguments[1], exceptions = arguments[2];
 const controls = 'button, a[href], input:not([type=hidden]), select, summary, textarea';
 const visible = (el) => {
   if (el.closest('[hidden], .visually-hidden')) return false;
+  // The inside of a closed <details> keeps its boxes in Chromium (content-visibility: hidden).
+  if (!el.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true, opacityProperty: false })) return false;
   if (!el.getClientRects().length) return false;
   const style = getComputedStyle(el);
   return style.visibility !== 'hidden' && style.display !== 'none';
