@@ -13,6 +13,7 @@ export class Session {
     this.role = "spectator";
     this.username = null;
     this.inviteCode = null;
+    this.owner = false;
     this.auth = null; // { id, resolve } while register/login/resume is in flight
   }
 
@@ -23,7 +24,9 @@ export class Session {
     const session = readJSON(localStorage, SESSION_KEY);
     if (!session || !this.token) return;
     this.username = session.username;
-    this.onSession({ type: "session", role: "organiser", username: session.username, inviteCode: session.inviteCode, restored: true });
+    this.owner = session.owner === true;
+    this.onSession({ type: "session", role: "organiser", username: session.username, inviteCode: session.inviteCode,
+                     owner: this.owner, restored: true });
   }
 
   /// A new connection starts as a spectator and resumes with the saved token.
@@ -42,10 +45,11 @@ export class Session {
     this.role = message.role;
     this.username = message.username || null;
     this.inviteCode = message.inviteCode || null;
+    this.owner = message.owner === true;
     if (message.role === "organiser" && message.token) {
       try { localStorage.setItem(TOKEN_KEY, message.token); } catch { /* storage blocked: this tab only */ }
     }
-    if (message.role === "organiser") writeJSON(localStorage, SESSION_KEY, { username: this.username, inviteCode: this.inviteCode });
+    if (message.role === "organiser") writeJSON(localStorage, SESSION_KEY, { username: this.username, inviteCode: this.inviteCode, owner: this.owner });
     if (message.role !== "organiser") { removeKey(localStorage, TOKEN_KEY); removeKey(localStorage, SESSION_KEY); }
     this.onSession(message);
     if (this.auth) { this.auth.resolve(message); this.auth = null; }

@@ -16,6 +16,7 @@ export class LiveClient {
                 onStatus = () => {}, onNotice = () => {}, onPending = () => {} } = {}) {
     Object.assign(this, { onTick, onPresence, onNotice });
     this.offsetMs = 0; // server clock minus ours, from welcome.serverTime
+    this.requests = new Map(); // account/activity request id -> resolve
     this.socket = new LiveSocket({
       onMessage: (text) => this.receive(text),
       onClose: () => this.session.dropped(),
@@ -33,6 +34,7 @@ export class LiveClient {
   get role() { return this.session.role; }
   get username() { return this.session.username; }
   get inviteCode() { return this.session.inviteCode; }
+  get owner() { return this.session.owner; }
 
   /// Shows the last snapshot (and organiser session) this browser saw, until the server answers.
   /// Called by the page once its views exist; does nothing when a snapshot already arrived.
@@ -76,9 +78,14 @@ export class LiveClient {
       case "rejected":
         this.commands.settle(message);
         break;
+      case "account":
+      case "activity":
+        this.answer(message);
+        break;
       case "error":
         if (this.session.receivedError(message)) break;
-        if (message.id && this.commands.has(message.id)) this.commands.settle(message);
+        if (message.id && this.requests.has(message.id)) this.answer(message);
+        else if (message.id && this.commands.has(message.id)) this.commands.settle(message);
         else this.onNotice(message.message);
         break;
     }
@@ -97,6 +104,30 @@ export class LiveClient {
   /// Resolves with the server's `ack` or `rejected`; survives reconnects and page reloads.
   command(action) {
     return this.commands.add({ type: "command", id: crypto.randomUUID(), base: Math.max(0, this.version), action });
+  }
+
+  // MARK: - Account messages (organisers, activity)
+
+  /// Sends an account message and resolves with its `account`/`activity` reply or its `error`
+  /// (never rejects: a page shows `message`). Not resent after a reconnect: a person asks again.
+  request(fields, timeoutMs = 10000) {
+    const id = crypto.randomUUID();
+    return new Promise((resolve) => {
+      if (!this.socket.send({ ...fields, id })) {
+        resolve({ type: "error", code: "offline", message: "Not connected right now; try again in a moment." });
+        return;
+      }
+      const timer = setTimeout(() => this.answer({ type: "error", id, code: "timeout",
+                                                   message: "No answer from the server; try again." }), timeoutMs);
+      this.requests.set(id, (reply) => { clearTimeout(timer); resolve(reply); });
+    });
+  }
+
+  answer(message) {
+    const resolve = this.requests.get(message.id);
+    if (!resolve) return;
+    this.requests.delete(message.id);
+    resolve(message);
   }
 
   // MARK: - Time

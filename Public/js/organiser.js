@@ -10,6 +10,8 @@ import { Tabs } from "./tabs.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
 import { StandingsTable } from "./spectator-table.js";
+import { AccountsView, sessionEndedText } from "./organiser-accounts.js";
+import { ActivityView } from "./organiser-activity.js";
 
 // MARK: - Feedback
 
@@ -32,16 +34,22 @@ async function perform(action) {
 
 // Set while the page is built: restoring the last state renders (and signs in) before
 // startPage returns.
-let live, tabs, pitches, players, gather, wake;
+let live, tabs, pitches, players, gather, wake, accounts, activity;
 const currentPitch = () => pitches.current;
 
 startPage((client) => {
   live = client;
-  tabs = new Tabs($("[role=tablist]"), () => keepAwakeWhileTimerRuns());
+  tabs = new Tabs($("[role=tablist]"), (name) => {
+    keepAwakeWhileTimerRuns();
+    if (name === "invite") accounts.refresh();
+    if (name === "activity") activity.load();
+  });
   pitches = new PitchSwitcher(live, perform, () => { if (live.state) render(live.state); });
   players = new PlayersView(live, perform, () => tabs.select("gather"), currentPitch);
   gather = new GatherView(live, perform, currentPitch);
   wake = new ScreenWake();
+  accounts = new AccountsView(live, notify);
+  activity = new ActivityView(live);
   const announcer = new Announcer();
   const table = new StandingsTable();
 
@@ -80,7 +88,9 @@ function showSession(session) {
   $("#signed-out").hidden = organiser;
   $("#signed-in").hidden = !organiser;
   $("#whoami").textContent = organiser ? `you are ${session.username}` : "";
-  $("#invite-code").textContent = session.inviteCode || "";
+  if (organiser) accounts.showSession(session);
+  const ended = sessionEndedText(session.reason);
+  if (ended) notify(ended, session.reason === "logged_out" ? "info" : "error");
   keepAwakeWhileTimerRuns();
 }
 
@@ -106,4 +116,10 @@ $("#register-form").addEventListener("submit", async (event) => {
 $("#logout").addEventListener("click", () => {
   if (confirm(`Log out ${live.username || ""}? You need your password to log in again.`.replace("  ", " "))) live.logout();
 });
+
+// A QR code from the Group tab carries the invite code after '#': fill it in, keep it off the server.
+{
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite) $("#register-form").elements.inviteCode.value = invite;
+}
 

@@ -21,3 +21,12 @@ async function showFingerprint() {
 }
 
 showFingerprint();
+
+// An invite QR code carries the code after '#' (never sent to the server): hand it on to the
+// organiser page, which fills it into "New organiser".
+{
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite && /^[A-Za-z0-9_-]{8,64}$/.test(invite)) {
+    $("#organiser-link").href = `/organiser.html#invite=${encodeURIComponent(invite)}`;
+  }
+}

@@ -10,6 +10,8 @@ enum ClientMessage: Equatable {
     case resume(token: String?)
     case logout
     case command(Command)
+    /// The group's account messages (release 3).
+    case account(AccountRequest)
 }
 
 struct Credentials: Equatable {
@@ -72,6 +74,9 @@ enum ClientMessageDecoder {
         case "login": message = .login(credentials(json))
         case "resume": message = .resume(token: json["token"]?.stringValue)
         case "logout": message = .logout
+        case "organisers", "rotateInvite", "removeOrganiser", "transferOwner", "changePassword", "logoutEverywhere",
+             "activity":
+            message = .account(AccountRequest.decode(type, json))
         case "command":
             guard let id else {
                 return .failure(EnvelopeFailure(code: .badMessage, message: "A command needs an \"id\".", id: nil))

@@ -8,6 +8,8 @@ struct ClientSession {
     var role: Role = .spectator
     var username: String?
     var tokenHash: String?
+    /// The session token itself (memory only), so a `session` pushed to this connection is complete.
+    var token: String?
     var commandBucket: TokenBucket
     /// A `register`/`login` waiting for the KDF; one at a time per connection, so a flood of
     /// correct logins cannot queue unbounded CPU work.

@@ -22,7 +22,7 @@ extension CoordinatorCore {
             return failAttempt(.invalid, "A password is 8–128 characters.", username: name, id: id, client: client,
                                into: &effects)
         }
-        guard let code = inviteCode, code.uppercased() == environment.inviteCode.uppercased()
+        guard let code = inviteCode, code.uppercased() == self.inviteCode.uppercased()
         else {
             return failAttempt(.badInvite, "That invite code is not right; ask an organiser for the current one.",
                                username: name, id: id, client: client, into: &effects)
@@ -41,6 +41,7 @@ extension CoordinatorCore {
     }
 
     func finishRegistration(_ job: PasswordJob, encodedHash: String, into effects: inout [Effect]) {
+        if job.purpose == .changePassword { return finishPasswordChange(job, encodedHash: encodedHash, into: &effects) }
         guard clients[job.client] != nil else { return }
         clients[job.client]?.awaitingPassword = false
         do {
@@ -76,6 +77,7 @@ extension CoordinatorCore {
     }
 
     func finishLogin(_ job: PasswordJob, matches: Bool, into effects: inout [Effect]) {
+        if job.purpose == .changePassword { return finishCurrentPasswordCheck(job, matches: matches, into: &effects) }
         guard clients[job.client] != nil else { return }
         clients[job.client]?.awaitingPassword = false
         do {
@@ -103,9 +105,8 @@ extension CoordinatorCore {
                 return sendError(.unauthorized, "That session has ended; log in again.", id: id, to: client,
                                  into: &effects)
             }
-            becomeOrganiser(client, username: username, tokenHash: tokenHash)
-            effects.append(.send(client, .session(SessionGrant(username: username, token: token,
-                                                               inviteCode: environment.inviteCode))))
+            try becomeOrganiser(client, username: username, token: token, tokenHash: tokenHash)
+            effects.append(.send(client, .session(try sessionGrant(for: client))))
         } catch {
             internalError(error, id: id, client: client, into: &effects)
         }
@@ -125,6 +126,7 @@ extension CoordinatorCore {
             clients[other]?.role = .spectator
             clients[other]?.username = nil
             clients[other]?.tokenHash = nil
+            clients[other]?.token = nil
             effects.append(.send(other, .session(nil)))
         }
     }
@@ -144,22 +146,23 @@ extension CoordinatorCore {
         let token = environment.newToken()
         let tokenHash = environment.hashToken(token)
         try store.insertSession(tokenHash: tokenHash, username: username, at: environment.now())
-        becomeOrganiser(client, username: username, tokenHash: tokenHash)
-        effects.append(.send(client, .session(SessionGrant(username: username, token: token,
-                                                           inviteCode: environment.inviteCode))))
+        try becomeOrganiser(client, username: username, token: token, tokenHash: tokenHash)
+        effects.append(.send(client, .session(try sessionGrant(for: client))))
     }
 
-    private func becomeOrganiser(_ client: ConnectionID, username: String, tokenHash: String) {
+    private func becomeOrganiser(_ client: ConnectionID, username: String, token: String, tokenHash: String) throws {
         clients[client]?.role = .organiser
         clients[client]?.username = username
         clients[client]?.tokenHash = tokenHash
+        clients[client]?.token = token
+        try store.touchLastSeen(username: username, at: environment.now())
     }
 
     /// Admits an attempt and counts it at once, under the address and under the username from
     /// that address (never the username alone: a stranger who knows a name must not lock its
     /// owner out from another phone). Refuses while either is locked, while this connection's
     /// last attempt is still being checked, or while the server's password checks are all taken.
-    private func admitAttempt(username: String?, id: String?, from client: ConnectionID,
+    func admitAttempt(username: String?, id: String?, from client: ConnectionID,
                               into effects: inout [Effect]) -> Bool {
         guard let session = clients[client] else { return false }
         let now = environment.now()
@@ -191,7 +194,7 @@ extension CoordinatorCore {
     }
 
     /// The attempt was counted when it was admitted; a failure may now lock its keys.
-    private func failAttempt(_ code: ErrorCode, _ message: String, username: String?, id: String?, client: ConnectionID,
+    func failAttempt(_ code: ErrorCode, _ message: String, username: String?, id: String?, client: ConnectionID,
                              into effects: inout [Effect]) {
         let now = environment.now()
         for key in clients[client]?.attemptKeys ?? [] { attempts.failed(key, now: now) }
@@ -201,7 +204,7 @@ extension CoordinatorCore {
 
     // MARK: - The KDF, two at a time
 
-    private func requestPasswordCheck(_ work: Effect, into effects: inout [Effect]) {
+    func requestPasswordCheck(_ work: Effect, into effects: inout [Effect]) {
         if let started = passwordChecks.request(work) { effects.append(started) }
         tallyPasswordChecks()
     }
@@ -217,7 +220,7 @@ extension CoordinatorCore {
         tally.passwordChecksWaiting = passwordChecks.queue.count
     }
 
-    private func internalError(_ error: Error, id: String?, client: ConnectionID, into effects: inout [Effect]) {
+    func internalError(_ error: Error, id: String?, client: ConnectionID, into effects: inout [Effect]) {
         clients[client]?.awaitingPassword = false
         logger.error("account request failed inside the server", metadata: ["client.id": "\(client)",
                                                                              "error": "\(error)"])

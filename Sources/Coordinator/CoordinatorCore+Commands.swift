@@ -27,9 +27,10 @@ extension CoordinatorCore {
                 try store.recordReply(.rejected(code: rejection.code, message: rejection.message, version: version),
                                       organiser: organiser, commandID: id)
                 reject(id, rejection, to: client, into: &effects)
-            case .applied(let next, let subjects, let kind):
+            case .applied(let next, let subjects, let kind, let described):
                 let entry = JournalEntry(version: version + 1, organiser: organiser, commandID: id, kind: kind,
-                                         subjects: subjects, at: now)
+                                         subjects: subjects, at: now, pitch: described.pitch,
+                                         summary: described.sentence)
                 try commit(next, entry: entry, into: &effects)
                 tally.commandsApplied += 1
                 effects.append(.send(client, .ack(id: id, version: version)))
@@ -46,7 +47,8 @@ extension CoordinatorCore {
 
     private enum Decision {
         case rejected(Rejection)
-        case applied(GatherState, subjects: Set<Subject>, kind: ActionKind)
+        /// `described`: the activity list's sentence and pitch, worded from the state before and after.
+        case applied(GatherState, subjects: Set<Subject>, kind: ActionKind, described: (sentence: String, pitch: Int?))
     }
 
     private func decide(_ command: Command, organiser: String, now: Int64) throws -> Decision {
@@ -78,7 +80,9 @@ extension CoordinatorCore {
         let context = ActionContext(now: now, by: organiser, newGatherID: gatherID)
         switch GatherRules.apply(decoded, to: &next, context: context) {
         case .failure(let rejection): return .rejected(rejection)
-        case .success: return .applied(next, subjects: subjects, kind: decoded.kind)
+        case .success:
+            let (sentence, pitch) = ActivitySentence.describe(decoded, before: state, after: next)
+            return .applied(next, subjects: subjects, kind: decoded.kind, described: (sentence, pitch))
         }
     }
 
@@ -126,8 +130,11 @@ extension CoordinatorCore {
         var next = state
         let expired = GatherRules.expireTimers(&next, now: now)
         guard !expired.isEmpty else { return false }
+        let names = expired.compactMap { state.pitch($0)?.name }.joined(separator: ", ")
         let entry = JournalEntry(version: version + 1, organiser: nil, commandID: nil, kind: .timerExpired,
-                                 subjects: Set(expired.map(Subject.timer)), at: now)
+                                 subjects: Set(expired.map(Subject.timer)), at: now,
+                                 pitch: expired.count == 1 ? expired.first : nil,
+                                 summary: "Full time on \(names): the timer ran out")
         do {
             try commit(next, entry: entry, into: &effects)
             return true

@@ -29,12 +29,20 @@ public final class CoordinatorCore {
     var publishedPresence = Presence(organisers: [], spectators: 0)
     var presencePublishedAt: Int64 = .min
     var presenceWakeScheduled = false
+    /// The kept invite code (release 3): stored, replaced only by `rotateInvite` or at start.
+    var inviteCode: String
 
     /// Loads the durable state. Call `start()` next for the effects that follow from it.
     public init(store: GatherStore, environment: CoordinatorEnvironment, logger: Logger) throws {
         let loaded = try store.load()
         self.state = loaded.state
         self.version = loaded.version
+        if let kept = try store.inviteCode() {
+            self.inviteCode = kept
+        } else {
+            try store.setInviteCode(environment.inviteCode)
+            self.inviteCode = environment.inviteCode
+        }
         self.store = store
         self.environment = environment
         self.logger = logger
@@ -68,6 +76,7 @@ public final class CoordinatorCore {
                                                                        now: now))
             effects.append(.greet(client, .welcome(serverTime: now, protocol: wire)))
         case .clientDisconnected(let client):
+            noteOrganiserLeft(client)
             clients[client] = nil
             passwordChecks.forget(client)
             tallyPasswordChecks()
@@ -133,6 +142,8 @@ public final class CoordinatorCore {
             resume(token: token, id: envelope.id, from: client, into: &effects)
         case .logout:
             logout(id: envelope.id, from: client, into: &effects)
+        case .account(let request):
+            handleAccount(request, id: envelope.id, from: client, into: &effects)
         }
     }
 
@@ -141,7 +152,7 @@ public final class CoordinatorCore {
     private func refuseOnSpectatorDoor(_ envelope: ClientEnvelope, from client: ConnectionID,
                                        into effects: inout [Effect]) {
         switch envelope.message {
-        case .register, .login, .resume:
+        case .register, .login, .resume, .account:
             sendError(.tlsRequired, "Organisers log in over the secure address: \(environment.organiserAddress()).",
                       id: envelope.id, to: client, into: &effects)
         case .logout:
@@ -171,7 +182,7 @@ public final class CoordinatorCore {
 
     // MARK: - Presence
 
-    private func updatePresence(into effects: inout [Effect]) {
+    func updatePresence(into effects: inout [Effect]) {
         let presence = clients.presence
         guard presence != publishedPresence else { return }
         let now = environment.now()

@@ -16,12 +16,15 @@ public struct CoordinatorEnvironment: Sendable {
     public var decoyPasswordHash: String
     /// Where organisers log in (the TLS organiser page), for the spectator door's answers.
     public var organiserAddress: @Sendable () -> String
+    /// A new random invite code, for `rotateInvite`.
+    public var newInviteCode: @Sendable () -> String
     public var limits: Limits
 
     public init(now: @escaping @Sendable () -> Int64, newGatherID: @escaping @Sendable () -> String,
                 newToken: @escaping @Sendable () -> String, hashToken: @escaping @Sendable (String) -> String,
                 inviteCode: String, decoyPasswordHash: String,
                 organiserAddress: @escaping @Sendable () -> String = { "the organiser page over https" },
+                newInviteCode: (@Sendable () -> String)? = nil,
                 limits: Limits = Limits()) {
         self.now = now
         self.newGatherID = newGatherID
@@ -30,6 +33,10 @@ public struct CoordinatorEnvironment: Sendable {
         self.inviteCode = inviteCode
         self.decoyPasswordHash = decoyPasswordHash
         self.organiserAddress = organiserAddress
+        // Without one of its own (tests), a code cut from a new token: letters and digits only.
+        self.newInviteCode = newInviteCode ?? {
+            String(newToken().uppercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.suffix(10))
+        }
         self.limits = limits
     }
 

@@ -35,20 +35,25 @@ public enum Effect: Equatable, Sendable {
 
 /// A `register` or `login` waiting for the KDF. Its description never shows the password.
 public struct PasswordJob: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    public enum Purpose: String, Sendable { case register, login }
+    /// `changePassword` runs twice: the current password checked, then the new one hashed.
+    public enum Purpose: String, Sendable { case register, login, changePassword }
 
     public let client: ConnectionID
     public let purpose: Purpose
     public let username: String
     public let password: String
     public let requestID: String?
+    /// `changePassword`'s new password, carried while the current one is checked.
+    public let newPassword: String?
 
-    public init(client: ConnectionID, purpose: Purpose, username: String, password: String, requestID: String?) {
+    public init(client: ConnectionID, purpose: Purpose, username: String, password: String, requestID: String?,
+                newPassword: String? = nil) {
         self.client = client
         self.purpose = purpose
         self.username = username
         self.password = password
         self.requestID = requestID
+        self.newPassword = newPassword
     }
 
     public var description: String { "PasswordJob(\(purpose.rawValue) \(username) for \(client), password: <redacted>)" }

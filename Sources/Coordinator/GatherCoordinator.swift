@@ -61,6 +61,17 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
         queue.sync { core.state.pitches.map { ($0.id, $0.name) } }
     }
 
+    /// A request from the laptop (`gather organisers …` over the admin socket), answered on the
+    /// Coordinator's queue like any message, its effects (sessions ended) delivered at once.
+    /// Called from the admin socket's thread, never from the queue.
+    public func admin(_ request: AdminRequest) -> AdminReply {
+        queue.sync {
+            let (reply, effects) = core.handleAdmin(request)
+            execute(effects)
+            return reply
+        }
+    }
+
     /// Cancels the timers; the Store stays as committed.
     public func stop() {
         queue.sync {

@@ -25,7 +25,7 @@ public enum MessagePresenter {
                     "spectators": .int(spectators)]
         case .session(let grant?):
             return ["type": "session", "role": .string(Role.organiser.rawValue), "username": .string(grant.username),
-                    "token": .string(grant.token), "inviteCode": .string(grant.inviteCode)]
+                    "token": .string(grant.token), "inviteCode": .string(grant.inviteCode), "owner": .bool(grant.owner)]
         case .session(nil):
             return ["type": "session", "role": .string(Role.spectator.rawValue)]
         case .ack(let id, let version):
@@ -33,6 +33,12 @@ public enum MessagePresenter {
         case .rejected(let id, let rejection, let version):
             return ["type": "rejected", "id": .string(id), "code": .string(rejection.code.rawValue),
                     "message": .string(rejection.message), "version": .int(version)]
+        case .account(let id, let reply):
+            return AccountPresenter.json(id, reply)
+        case .activity(let id, let items):
+            return AccountPresenter.json(id, activity: items)
+        case .sessionEnded(let reason):
+            return ["type": "session", "role": .string(Role.spectator.rawValue), "reason": .string(reason.rawValue)]
         case .error(let code, let message, let id):
             var members: [String: JSONValue] = ["type": "error", "code": .string(code.rawValue),
                                                 "message": .string(message)]

@@ -19,6 +19,10 @@ public enum ErrorCode: String, Sendable {
     case unauthorized
     /// A login over the plain-HTTP spectator door.
     case tlsRequired = "tls_required"
+    /// Account messages (release 3): not an organiser, or not the owner.
+    case forbidden
+    /// Account messages (release 3): no such organiser.
+    case notFound = "not_found"
 }
 
 /// Everything the server says, before it becomes bytes. The Coordinator emits these values, so
@@ -34,6 +38,11 @@ public enum ServerMessage: Equatable, Sendable {
     case ack(id: String, version: Int)
     case rejected(id: String, rejection: Rejection, version: Int)
     case error(code: ErrorCode, message: String, id: String?)
+    /// The reply to an account message (release 3).
+    case account(id: String?, AccountReply)
+    case activity(id: String?, items: [ActivityItem])
+    /// The connection is a spectator again because its session was ended from elsewhere.
+    case sessionEnded(reason: SessionEndReason)
 }
 
 /// What an organiser learns on `register`, `login` or `resume`; nil after `logout`.
@@ -41,10 +50,13 @@ public struct SessionGrant: Equatable, Sendable {
     public var username: String
     public var token: String
     public var inviteCode: String
+    /// The group's owner (release 3).
+    public var owner: Bool
 
-    public init(username: String, token: String, inviteCode: String) {
+    public init(username: String, token: String, inviteCode: String, owner: Bool = false) {
         self.username = username
         self.token = token
         self.inviteCode = inviteCode
+        self.owner = owner
     }
 }

@@ -15,14 +15,22 @@ public struct JournalEntry: Equatable, Sendable {
     public var subjects: Set<Subject>
     /// Epoch ms.
     public var at: Int64
+    /// The pitch the change was about (nil for the roster; nil in rows older than release 3).
+    public var pitch: Int?
+    /// A sentence for the activity list ("Added a goal for Whites (Ann, assist Bob)"); nil in
+    /// rows older than release 3.
+    public var summary: String?
 
-    public init(version: Int, organiser: String?, commandID: String?, kind: ActionKind, subjects: Set<Subject>, at: Int64) {
+    public init(version: Int, organiser: String?, commandID: String?, kind: ActionKind, subjects: Set<Subject>, at: Int64,
+                pitch: Int? = nil, summary: String? = nil) {
         self.version = version
         self.organiser = organiser
         self.commandID = commandID
         self.kind = kind
         self.subjects = subjects
         self.at = at
+        self.pitch = pitch
+        self.summary = summary
     }
 }
 
@@ -53,12 +61,32 @@ public struct StoredOrganiser: Equatable, Sendable {
     public var username: String
     public var passwordHash: String
     public var createdAt: Int64
+    /// Exactly one account is the owner (release 3).
+    public var owner: Bool
+    /// Epoch ms of the last login, resume or goodbye; nil when never recorded.
+    public var lastSeenAt: Int64?
+    /// Live session tokens (filled by `organisers(sessionsUsedSince:)`, else 0).
+    public var sessions: Int
 
-    public init(username: String, passwordHash: String, createdAt: Int64) {
+    public init(username: String, passwordHash: String, createdAt: Int64, owner: Bool = false,
+                lastSeenAt: Int64? = nil, sessions: Int = 0) {
         self.username = username
         self.passwordHash = passwordHash
         self.createdAt = createdAt
+        self.owner = owner
+        self.lastSeenAt = lastSeenAt
+        self.sessions = sessions
     }
+}
+
+/// What an account change on the Store came to; the rules live in the transaction, so the
+/// server and the laptop's `gather organisers` (server stopped) cannot disagree.
+public enum AccountChange: Equatable, Sendable {
+    /// Done, for the account as registered (its spelling), ending this many sessions.
+    case done(username: String, sessionsEnded: Int)
+    case notFound
+    /// The owner cannot be removed (transfer first).
+    case isOwner
 }
 
 // MARK: - The store
@@ -95,6 +123,25 @@ public protocol GatherStore: AnyObject, Sendable {
     /// Expired rows may be deleted.
     func sessionUsername(tokenHash: String, usedSince: Int64, now: Int64) throws -> String?
     func deleteSession(tokenHash: String) throws
+
+    // MARK: Accounts of a real group (release 3)
+
+    /// Every account not removed, oldest first, with its live sessions (used at or after `usedSince`).
+    func organisers(sessionsUsedSince usedSince: Int64) throws -> [StoredOrganiser]
+    /// The kept invite code; nil before the first start of release 3.
+    func inviteCode() throws -> String?
+    func setInviteCode(_ code: String) throws
+    /// Ends the account (a tombstone keeps its name taken) and all its sessions; never the owner.
+    func removeOrganiser(username: String, at: Int64) throws -> AccountChange
+    /// `username` becomes the owner, the owner before an organiser, in one transaction.
+    func makeOwner(username: String) throws -> AccountChange
+    /// A new password hash; ends every session of the account except `keeping` (a token hash).
+    func setPassword(username: String, passwordHash: String, keeping tokenHash: String?) throws -> AccountChange
+    /// Ends every session of the account.
+    func deleteSessions(username: String) throws -> Int
+    func touchLastSeen(username: String, at: Int64) throws
+    /// Journal entries with version < `before` (all when nil), newest first, at most `limit`.
+    func activity(before: Int?, limit: Int) throws -> [JournalEntry]
 
     /// A consistent copy while the server runs (SQLite online backup through GRDB's `backup(to:)`).
     func backup(toPath path: String) throws

@@ -88,9 +88,10 @@ enum Rows {
 
     static func insert(_ entry: JournalEntry, in db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO journal (version, organiser, command_id, kind, subjects, at) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [entry.version, entry.organiser, entry.commandID, entry.kind.rawValue, subjectsText(entry.subjects),
-                             entry.at])
+            INSERT INTO journal (version, organiser, command_id, kind, subjects, at, pitch, summary)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [entry.version, entry.organiser, entry.commandID, entry.kind.rawValue,
+                             subjectsText(entry.subjects), entry.at, entry.pitch, entry.summary])
     }
 
     static func journalEntry(_ row: Row) throws -> JournalEntry {
@@ -99,7 +100,8 @@ enum Rows {
             throw StoreError("The journal's change kind \"\(name)\" cannot be read; the database may be damaged.")
         }
         return JournalEntry(version: row["version"], organiser: row["organiser"], commandID: row["command_id"],
-                            kind: kind, subjects: try subjects(fromText: row["subjects"]), at: row["at"])
+                            kind: kind, subjects: try subjects(fromText: row["subjects"]), at: row["at"],
+                            pitch: row["pitch"], summary: row["summary"])
     }
 
     // MARK: - Replies

@@ -4,23 +4,30 @@ import GRDB
 
 extension SQLiteStore {
     /// The `COLLATE NOCASE` primary key makes "Ann" and "ann" one account, so the check and the insert
-    /// are a single statement and two simultaneous registrations cannot both win.
+    /// are a single statement and two simultaneous registrations cannot both win. A removed account's
+    /// tombstone keeps its name taken. The first account of the group becomes its owner.
     public func insertOrganiser(username: String, passwordHash: String, at: Int64) throws -> Bool {
         try writer.write { db in
             try db.execute(sql: """
-                INSERT INTO organisers (username, password_hash, created_at) VALUES (?, ?, ?)
+                INSERT INTO organisers (username, password_hash, created_at, last_seen_at, owner)
+                VALUES (?, ?, ?, ?, NOT EXISTS (SELECT 1 FROM organisers WHERE owner = 1))
                 ON CONFLICT (username) DO NOTHING
-                """, arguments: [username, passwordHash, at])
+                """, arguments: [username, passwordHash, at, at])
             return db.changesCount == 1
         }
     }
 
+    /// An account that can log in (a removed one is not found).
     public func organiser(username: String) throws -> StoredOrganiser? {
         try writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM organisers WHERE username = ?", arguments: [username]).map {
-                StoredOrganiser(username: $0["username"], passwordHash: $0["password_hash"], createdAt: $0["created_at"])
-            }
+            try Row.fetchOne(db, sql: "SELECT * FROM organisers WHERE username = ? AND removed_at IS NULL",
+                             arguments: [username]).map { Self.storedOrganiser($0, sessions: 0) }
         }
+    }
+
+    static func storedOrganiser(_ row: Row, sessions: Int) -> StoredOrganiser {
+        StoredOrganiser(username: row["username"], passwordHash: row["password_hash"], createdAt: row["created_at"],
+                        owner: row["owner"], lastSeenAt: row["last_seen_at"], sessions: sessions)
     }
 }
 

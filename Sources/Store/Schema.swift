@@ -9,6 +9,7 @@ enum Schema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: createVersion1)
         migrator.registerMigration("v2-pitches-and-records", migrate: PitchesAndRecordsMigration.migrate)
+        migrator.registerMigration(OrganisersMigration.identifier, migrate: OrganisersMigration.migrate)
         return migrator
     }
 

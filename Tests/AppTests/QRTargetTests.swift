@@ -68,6 +68,23 @@ final class QRTargetTests: XCTestCase {
         XCTAssertEqual(svg(links, nil), QRCode.svg(for: "http://192.168.1.20:9080/"), "a new port draws a new code")
     }
 
+    /// Release 3: the Group tab's code carries the invite code after '#', so a person who scans it
+    /// finds it filled in; only a well-formed code is drawn. It starts at the trust steps on the
+    /// door (issue 23), which hand the code on to the organiser page.
+    func testAnInviteCodeQRLeadsToTheTrustStepsWithTheCode() throws {
+        XCTAssertEqual(ServerLinks.qrTarget(query: "invite=KEEPME12"), .organiserInvite("KEEPME12"))
+        XCTAssertEqual(ServerLinks.qrTarget(query: "invite=short"), .spectator(pitch: nil), "8–64 characters")
+        XCTAssertEqual(ServerLinks.qrTarget(query: "invite=BAD%20CODE1"), .spectator(pitch: nil))
+        XCTAssertEqual(ServerLinks.qrTarget(query: "invite=" + String(repeating: "A", count: 65)), .spectator(pitch: nil))
+        let links = links()
+        XCTAssertEqual(links.url(of: .organiserInvite("KEEPME12")), "http://192.168.1.20:8080/trust.html#invite=KEEPME12")
+        XCTAssertEqual(svg(links, "invite=KEEPME12"),
+                       QRCode.svg(for: "http://192.168.1.20:8080/trust.html#invite=KEEPME12"))
+        XCTAssertEqual(self.links(localCA: false).url(of: .organiserInvite("KEEPME12")),
+                       "https://192.168.1.20:8443/organiser.html#invite=KEEPME12", "nothing to trust: straight to the page")
+        XCTAssertNotEqual(svg(links, "invite=KEEPME12"), svg(links, "invite=ROTATED9"))
+    }
+
     func testQRModulesAreASquareCode() throws {
         let modules = try XCTUnwrap(QRCode.modules(for: "http://192.168.1.20:8080/"))
         XCTAssertEqual(modules.count, modules[0].count)

@@ -20,8 +20,10 @@ final class AccountTests: XCTestCase {
         .send(client, .error(code: code, message: message, id: id))
     }
 
+    /// Each test's first account is ann, so ann owns the group (release 3's `session.owner`).
     private func session(_ client: ConnectionID, _ username: String, token: String) -> Effect {
-        .send(client, .session(SessionGrant(username: username, token: token, inviteCode: Self.invite)))
+        .send(client, .session(SessionGrant(username: username, token: token, inviteCode: Self.invite,
+                                            owner: username == "ann")))
     }
 
     private func loginJob(_ client: ConnectionID, _ username: String, _ password: String, id: String? = nil) -> PasswordJob {

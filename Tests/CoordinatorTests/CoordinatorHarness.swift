@@ -202,6 +202,8 @@ final class CoordinatorHarness {
     }
 
     var state: GatherState { core.state }
+    /// The core itself, for the laptop's requests (which return their reply with the effects).
+    var coreForAdmin: CoordinatorCore { core }
     var version: Int { core.version }
     var tally: DecisionTally { core.tally }
 }

@@ -16,9 +16,33 @@ final class MessagePresenterTests: XCTestCase {
     }
 
     func testSessionForAnOrganiserAndAfterLogout() throws {
-        XCTAssertEqual(try parsed(.session(SessionGrant(username: "ann", token: "t0k", inviteCode: "K1CK"))),
-                       ["type": "session", "role": "organiser", "username": "ann", "token": "t0k", "inviteCode": "K1CK"])
+        XCTAssertEqual(try parsed(.session(SessionGrant(username: "ann", token: "t0k", inviteCode: "K1CK", owner: true))),
+                       ["type": "session", "role": "organiser", "username": "ann", "token": "t0k", "inviteCode": "K1CK",
+                        "owner": true])
         XCTAssertEqual(try parsed(.session(nil)), ["type": "session", "role": "spectator"])
+        XCTAssertEqual(try parsed(.sessionEnded(reason: .passwordChanged)),
+                       ["type": "session", "role": "spectator", "reason": "password_changed"])
+    }
+
+    func testAccountRepliesAndActivity() throws {
+        XCTAssertEqual(try parsed(.account(id: "a1", .organisers([
+            OrganiserSummary(username: "ann", owner: true, createdAt: 5, lastSeenAt: 9, online: true, sessions: 2),
+            OrganiserSummary(username: "bob", owner: false, createdAt: 6, lastSeenAt: nil, online: false, sessions: 0),
+        ]))), ["type": "account", "id": "a1", "organisers": [
+            ["username": "ann", "owner": true, "createdAt": 5, "lastSeenAt": 9, "online": true, "sessions": 2],
+            ["username": "bob", "owner": false, "createdAt": 6, "lastSeenAt": nil, "online": false, "sessions": 0],
+        ]])
+        XCTAssertEqual(try parsed(.account(id: "a2", .inviteCode("NEWCODE1"))), ["type": "account", "id": "a2", "inviteCode": "NEWCODE1"])
+        XCTAssertEqual(try parsed(.account(id: nil, .removed("bob"))), ["type": "account", "removed": "bob"])
+        XCTAssertEqual(try parsed(.account(id: "a4", .owner("bob"))), ["type": "account", "id": "a4", "owner": "bob"])
+        XCTAssertEqual(try parsed(.account(id: "a5", .sessionsEnded(3))), ["type": "account", "id": "a5", "sessionsEnded": 3])
+        XCTAssertEqual(try parsed(.activity(id: "a6", items: [
+            ActivityItem(version: 7, at: 99, organiser: "ann", kind: "score", pitch: 1, summary: "Added a goal for Whites"),
+            ActivityItem(version: 6, at: 98, organiser: nil, kind: "timerExpired", pitch: nil, summary: "Full time"),
+        ])), ["type": "activity", "id": "a6", "items": [
+            ["version": 7, "at": 99, "organiser": "ann", "kind": "score", "pitch": 1, "summary": "Added a goal for Whites"],
+            ["version": 6, "at": 98, "organiser": nil, "kind": "timerExpired", "pitch": nil, "summary": "Full time"],
+        ]])
     }
 
     func testAckRejectedAndError() throws {

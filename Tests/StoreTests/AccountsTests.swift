@@ -21,7 +21,8 @@ final class AccountsTests: XCTestCase {
         XCTAssertTrue(try store.insertOrganiser(username: "Bob", passwordHash: "hash-4", at: 400))
 
         let reopened = try reopen()
-        let expected = StoredOrganiser(username: "Ann_9", passwordHash: "hash-1", createdAt: 100)
+        let expected = StoredOrganiser(username: "Ann_9", passwordHash: "hash-1", createdAt: 100, owner: true,
+                                       lastSeenAt: 100)
         XCTAssertEqual(try reopened.organiser(username: "aNN_9"), expected, "the first registration stands as spelled")
         XCTAssertEqual(try reopened.organiser(username: "Ann_9"), expected)
         XCTAssertNil(try reopened.organiser(username: "Ann"))

@@ -77,7 +77,8 @@ def test_a_whole_gather_through_the_pages_seen_live_by_a_spectator_and_the_score
 
     register(organiser, "captain", server.invite_code)
     assert organiser.content("#invite-code") == server.invite_code
-    assert organiser.find(".qr").get_attribute("src").endswith("/qr.svg?page=organiser")
+    # The co-organisers' QR code carries the invite code (after '#', filled in by the page).
+    assert organiser.find(".qr").get_attribute("src").endswith(f"/qr.svg?invite={server.invite_code}")
 
     # A spectator never sees organiser controls and follows from the start.
     spectator.open("/")

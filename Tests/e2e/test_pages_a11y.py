@@ -15,7 +15,7 @@ from pages_support import (ARTIFACTS, LONG_NAMES, ORGANISER, PHONES, PROJECTOR, 
                            perform, register_organiser, run)
 
 SIZES = ((320, 568), *PHONES, PROJECTOR)
-TABS = ("players", "gather", "history", "invite")
+TABS = ("players", "gather", "history", "activity", "invite")
 SERIOUS = ("serious", "critical")
 
 
@@ -104,7 +104,7 @@ def test_the_organiser_tabs_are_a_tablist_for_keyboards(empty_server, browsers):
     browser = browsers(empty_server, 390, 844).login(ORGANISER, PASSWORD)
     tablist = browser.find("[role=tablist]")
     tabs = tablist.find_elements(By.CSS_SELECTOR, "[role=tab]")
-    assert [tab.text for tab in tabs] == ["Players", "Gather", "History", "Invite"]
+    assert [tab.text for tab in tabs] == ["Players", "Gather", "History", "Activity", "Group"]
 
     def selected():
         state = browser.driver.execute_script("""

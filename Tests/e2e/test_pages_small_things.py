@@ -61,6 +61,10 @@ def test_the_trust_page_checks_the_fingerprint_before_the_download(venue, browse
     assert order == ["short-check", "download", "organiser-link"], "the check comes before the download"
     assert [v["id"] for v in page.axe() if v["impact"] in ("serious", "critical")] == []
     page.screenshot("trust-360.png", full_page=True)
+    # An invite QR code's code (after '#', never sent) is handed on to the organiser page.
+    page.driver.get(f"http://127.0.0.1:{venue.spectator_port}/trust.html#invite={venue.invite_code}")
+    page.wait(lambda: page.find("#organiser-link").get_attribute("href").endswith(f"/organiser.html#invite={venue.invite_code}"),
+              what="the invite code handed on")
 
     status, headers, body = venue.get("/ca.pem")
     assert status == 200 and headers["content-type"] == "application/x-x509-ca-cert"

@@ -144,7 +144,7 @@ def organiser_views(browser, server):
                  what="the line-up")
     yield "organiser-gather-lineup"
     Select(browser.find("#pitch-select")).select_by_value("1")
-    for tab in ("history", "invite"):
+    for tab in ("history", "activity", "invite"):
         tap(browser, f"[data-tab={tab}]")
         browser.wait(lambda: browser.find(f"#tab-{tab}").is_displayed(), what=f"the {tab} tab")
         yield f"organiser-{tab}"

@@ -8,7 +8,7 @@ struct GatherCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gather",
         abstract: "Football Gather Live: a LAN match server for amateur football.",
-        subcommands: [ServeCommand.self, BackupCommand.self, CACommand.self],
+        subcommands: [ServeCommand.self, BackupCommand.self, CACommand.self, OrganisersCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

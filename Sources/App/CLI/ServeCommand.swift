@@ -34,7 +34,7 @@ struct ServeCommand: ParsableCommand {
     var publicDirectory = "Public"
 
     @Option(name: .customLong("invite-code"),
-            help: "Code organisers need to register, 8–64 characters (default: GATHER_INVITE_CODE, else a new random one).")
+            help: "Code organisers need to register, 8–64 characters; replaces the kept one (default: GATHER_INVITE_CODE, else the kept code, made once).")
     var inviteCodeOption: String?
 
     /// The option, else the environment (which `ps` does not show), else nil for a random one.

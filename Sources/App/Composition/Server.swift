@@ -45,7 +45,13 @@ enum Server {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
         }
 
-        let inviteCode = settings.inviteCode ?? SecureRandom.inviteCode()
+        // Kept across restarts (a printed QR code keeps working); --invite-code replaces it.
+        let inviteCode: String
+        do {
+            inviteCode = try keptInviteCode(store: store, replacement: settings.inviteCode)
+        } catch {
+            throw StartupFailure(description: "cannot keep the invite code: \(error)")
+        }
         let links = ServerLinks(identity: identity, host: settings.host, hasTrustPage: certificates.caCertificatePath != nil)
         let hasher = PasswordHasher()
         let environment = CoordinatorEnvironment(
@@ -55,7 +61,8 @@ enum Server {
             hashToken: { Digest.sha256Hex($0) },
             inviteCode: inviteCode,
             decoyPasswordHash: hasher.hash(SecureRandom.token()),
-            organiserAddress: { [links] in links.organiserURL }
+            organiserAddress: { [links] in links.organiserURL },
+            newInviteCode: { SecureRandom.inviteCode() }
         )
         let passwords = PasswordService(hash: { hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
 
@@ -96,11 +103,23 @@ enum Server {
         let server = LiveServer(configuration: configuration, logger: logger, source: coordinator)
         transport.server = server
 
+        // The laptop's `gather organisers …` reaches this running server here.
+        let admin: AdminSocketServer
+        do {
+            admin = try AdminSocketServer(dataFolder: settings.dataDirectory, logger: logger) { request in
+                coordinator.admin(request)
+            }
+        } catch {
+            throw StartupFailure(description: "\(error)")
+        }
+
         coordinator.start()
+        admin.start()
         let ports: ListeningPorts
         do {
             ports = try server.start()
         } catch {
+            admin.stop()
             throw StartupFailure(description: "cannot start the server: \(error)")
         }
         links.bind(tlsPort: ports.tls ?? 0, spectatorPort: ports.spectator)
@@ -112,8 +131,22 @@ enum Server {
 
         let received = signals.wait()
         logger.notice("shutting down", metadata: ["signal": "\(received)"])
+        admin.stop()
         server.shutdown()
         coordinator.stop()
+    }
+
+    /// The stored invite code, replaced by `replacement` when one was given; a new random one the
+    /// first time.
+    static func keptInviteCode(store: SQLiteStore, replacement: String?) throws -> String {
+        if let replacement {
+            try store.setInviteCode(replacement)
+            return replacement
+        }
+        if let kept = try store.inviteCode() { return kept }
+        let fresh = SecureRandom.inviteCode()
+        try store.setInviteCode(fresh)
+        return fresh
     }
 }
 

@@ -20,7 +20,7 @@ struct ServerConfiguration: Sendable, Equatable {
     var dataDirectory: String
     var certificates: Certificates
     var publicDirectory: String
-    /// nil: a new random code at start.
+    /// nil: the kept code (made once, on the first start); a code here replaces it.
     var inviteCode: String?
     var maximumConnections: Int
     var maximumConnectionsPerAddress: Int

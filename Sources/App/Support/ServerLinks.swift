@@ -44,8 +44,9 @@ final class ServerLinks: Sendable {
     var organiserURL: String { secureBase(hosts.first ?? "localhost") + "/organiser.html" }
 
     /// Where a new co-organiser starts: the trust steps on the spectator door (plain HTTP, so the
-    /// first sight is not a certificate warning), which then lead to the organiser page. Without
-    /// a local CA there is nothing to trust: the organiser page itself.
+    /// first sight is not a certificate warning), which then lead to the organiser page (an
+    /// invite code after '#' is handed on by trust.js). Without a local CA there is nothing to
+    /// trust: the organiser page itself.
     var inviteURL: String {
         hasTrustPage ? spectatorBase(hosts.first ?? "localhost") + "/trust.html" : organiserURL
     }
@@ -66,18 +67,28 @@ final class ServerLinks: Sendable {
     func url(of target: QRTarget) -> String {
         switch target {
         case .organiser: inviteURL
+        case .organiserInvite(let code): inviteURL + "#invite=" + code
         case .spectator(let pitch): spectatorURL(pitch: pitch)
         }
     }
 
     enum QRTarget: Equatable {
         case organiser
+        /// The organiser page with the invite code after '#' (the page fills it in; the code never
+        /// travels in a request).
+        case organiserInvite(String)
         case spectator(pitch: Int?)
     }
 
+    /// `invite=CODE` (8–64 letters, digits, '-' or '_': the organiser page with the code),
     /// `page=organiser`, or `pitch=N` (1–9999); anything else is the spectator page.
     static func qrTarget(query: String?) -> QRTarget {
         let pairs = (query ?? "").split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        // One argument on its own: the transport hands over a single query argument reliably.
+        if let code = pairs.first(where: { $0.first == "invite" && $0.count == 2 })?[1], (8...64).contains(code.count),
+           code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+            return .organiserInvite(code)
+        }
         if pairs.contains(["page", "organiser"]) { return .organiser }
         if let pitch = pairs.first(where: { $0.first == "pitch" && $0.count == 2 }).flatMap({ Int($0[1]) }),
            (1...9999).contains(pitch) {

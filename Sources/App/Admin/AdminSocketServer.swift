@@ -1,0 +1,118 @@
+import Foundation
+import GatherCoordinator
+import Logging
+
+/// The running server's door for the laptop's `gather organisers …`: a Unix-domain socket in the
+/// data folder, mode 0600, answering one request per connection on one thread of its own. Only
+/// the user running the server can connect (the file's mode, and the peer's uid checked again);
+/// each connection has 2 s to send at most 4 KiB, so nothing on it can hold the server.
+final class AdminSocketServer: @unchecked Sendable {
+    static let fileName = "admin.sock"
+
+    let path: String
+    private let listener: Int32
+    private let folder: Int32?
+    private let handle: @Sendable (AdminRequest) -> AdminReply
+    private let logger: Logger
+    private var thread: Thread?
+
+    static func path(inDataFolder folder: String) -> String {
+        (folder.hasSuffix("/") ? folder : folder + "/") + fileName
+    }
+
+    /// Binds the socket; refuses when another running server already answers on it, and removes
+    /// a file left by a server that stopped without removing it.
+    init(dataFolder: String, logger: Logger, handle: @escaping @Sendable (AdminRequest) -> AdminReply) throws {
+        path = Self.path(inDataFolder: dataFolder)
+        self.handle = handle
+        self.logger = logger
+        if let live = try UnixSocket.connect(to: path, timeoutSeconds: 1) {
+            close(live)
+            throw AdminFailure("another gather server is running on the data folder \(dataFolder); stop it first")
+        }
+        unlink(path)
+        let (address, folder) = try UnixSocket.address(for: path)
+        self.folder = folder
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw AdminFailure("cannot make the admin socket: \(UnixSocket.errnoText())") }
+        var copy = address
+        let bound = withUnsafePointer(to: &copy) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0, chmod(path, 0o600) == 0, listen(listener, 8) == 0 else {
+            let reason = UnixSocket.errnoText()
+            close(listener)
+            throw AdminFailure("cannot open the admin socket \(path): \(reason)")
+        }
+    }
+
+    func start() {
+        let thread = Thread { [self] in serve() }
+        thread.name = "gather.admin"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops accepting and removes the socket file, so the CLI knows the server is gone.
+    func stop() {
+        unlink(path)
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        if let folder { close(folder) }
+    }
+
+    private func serve() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return  // closed by `stop`
+            }
+            answer(connection)
+            close(connection)
+        }
+    }
+
+    private func answer(_ connection: Int32) {
+        UnixSocket.setTimeouts(connection, seconds: 2)
+        var credentials = PeerCredentials()
+        var size = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0,
+              credentials.uid == geteuid() || credentials.uid == 0
+        else {
+            logger.warning("admin socket: refused a connection from another user")
+            return
+        }
+        guard let line = UnixSocket.readLine(connection, limit: AdminWire.requestLimit) else { return }
+        let reply: AdminReply
+        if let request = AdminWire.decodeRequest(line) {
+            reply = handle(request)
+            logger.notice("laptop request", metadata: ["admin.request": "\(Self.describe(request))"])
+        } else {
+            reply = .failed("The request could not be read.")
+        }
+        _ = UnixSocket.writeAll(connection, AdminWire.encode(reply))
+    }
+
+    /// What the log says about a request: never the password's hash.
+    private static func describe(_ request: AdminRequest) -> String {
+        func safe(_ name: String) -> String {
+            String(name.unicodeScalars.prefix(40).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+        }
+        return switch request {
+        case .list: "list"
+        case .remove(let name): "remove \(safe(name))"
+        case .makeOwner(let name): "make-owner \(safe(name))"
+        case .resetPassword(let name, _): "reset-password \(safe(name))"
+        }
+    }
+}
+
+/// Linux's `struct ucred` (Glibc hides it behind _GNU_SOURCE): what SO_PEERCRED fills in.
+private struct PeerCredentials {
+    var pid: pid_t = 0
+    var uid: uid_t = 0
+    var gid: gid_t = 0
+}

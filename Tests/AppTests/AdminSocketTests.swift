@@ -1,0 +1,91 @@
+import Foundation
+@testable import GatherApp
+import GatherCoordinator
+import GatherPresenters
+import Logging
+import XCTest
+
+/// The laptop's channel to a running server: one JSON line each way over a Unix-domain socket in
+/// the data folder, mode 0600, also when the folder's path is longer than `sun_path` holds.
+final class AdminSocketTests: XCTestCase {
+    private var folder: String!
+
+    override func setUpWithError() throws {
+        // Deeper than the 107 bytes a socket address holds, as a data folder in a home directory can be.
+        folder = NSTemporaryDirectory() + "gather-admin-" + UUID().uuidString + "/" + String(repeating: "deep/", count: 18)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    private func ask(_ request: AdminRequest) throws -> AdminReply? {
+        let path = AdminSocketServer.path(inDataFolder: folder)
+        guard let connection = try UnixSocket.connect(to: path) else { return nil }
+        defer { close(connection) }
+        XCTAssertTrue(UnixSocket.writeAll(connection, AdminWire.encode(request)))
+        return UnixSocket.readLine(connection, limit: 1 << 16).flatMap(AdminWire.decodeReply)
+    }
+
+    func testALongFolderPathStillServesRequestsAndTheSocketIsTheOwnersOnly() throws {
+        XCTAssertGreaterThan(AdminSocketServer.path(inDataFolder: folder).utf8.count, 108)
+        let heard = Heard()
+        let server = try AdminSocketServer(dataFolder: folder, logger: Logger(label: "test")) { request in
+            heard.append(request)
+            return request == .list ? .organisers([OrganiserSummary(username: "ann", owner: true, createdAt: 1,
+                                                                      lastSeenAt: nil, online: false, sessions: 0)])
+                : .failed("There is no organiser called zed.")
+        }
+        server.start()
+        var info = stat()
+        XCTAssertEqual(stat(server.path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+
+        XCTAssertEqual(try ask(.list), .organisers([OrganiserSummary(username: "ann", owner: true, createdAt: 1,
+                                                                     lastSeenAt: nil, online: false, sessions: 0)]))
+        XCTAssertEqual(try ask(.remove("zed")), .failed("There is no organiser called zed."))
+        XCTAssertThrowsError(try AdminSocketServer(dataFolder: folder, logger: Logger(label: "test")) { _ in .done("") },
+                             "a second server on the same folder is refused")
+        server.stop()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: server.path), "the socket leaves with the server")
+        XCTAssertNil(try ask(.list), "nobody answers: the CLI works on the database instead")
+        XCTAssertEqual(heard.requests, [.list, .remove("zed")])
+    }
+
+    func testAStaleSocketFileIsReplacedAndUnreadableRequestsChangeNothing() throws {
+        let path = AdminSocketServer.path(inDataFolder: folder)
+        FileManager.default.createFile(atPath: path, contents: Data("left behind".utf8))
+        let heard = Heard()
+        let server = try AdminSocketServer(dataFolder: folder, logger: Logger(label: "test")) { request in
+            heard.append(request)
+            return .done("ok")
+        }
+        server.start()
+        defer { server.stop() }
+        for line in ["not json", #"{"request":"explode"}"#, #"{"request":"remove"}"#,
+                     #"{"request":"resetPassword","username":"bob","passwordHash":"plain"}"#] {
+            let connection = try XCTUnwrap(try UnixSocket.connect(to: path))
+            XCTAssertTrue(UnixSocket.writeAll(connection, Array((line + "\n").utf8)))
+            let reply = UnixSocket.readLine(connection, limit: 4096).flatMap(AdminWire.decodeReply)
+            close(connection)
+            XCTAssertEqual(reply, .failed("The request could not be read."), line)
+        }
+        // More than 4 KiB without a line end: closed without an answer.
+        let flood = try XCTUnwrap(try UnixSocket.connect(to: path))
+        _ = UnixSocket.writeAll(flood, [UInt8](repeating: UInt8(ascii: "x"), count: 5000))
+        XCTAssertNil(UnixSocket.readLine(flood, limit: 4096))
+        close(flood)
+        XCTAssertEqual(heard.requests, [])
+        XCTAssertEqual(try ask(.makeOwner("bob")), .done("ok"))
+        XCTAssertEqual(AdminWire.decodeRequest(Array(AdminWire.encode(.resetPassword("bob", passwordHash: "$scrypt$x"))
+            .dropLast())), .resetPassword("bob", passwordHash: "$scrypt$x"))
+    }
+}
+
+private final class Heard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [AdminRequest] = []
+    var requests: [AdminRequest] { lock.withLock { stored } }
+    func append(_ request: AdminRequest) { lock.withLock { stored.append(request) } }
+}
