@@ -24,9 +24,10 @@ showFingerprint();
 
 // An invite QR code carries the code after '#' (never sent to the server): hand it on to the
 // organiser page, which fills it into "New organiser".
-{
+function handOnInvite() {
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-  if (invite && /^[A-Za-z0-9_-]{8,64}$/.test(invite)) {
-    $("#organiser-link").href = `/organiser.html#invite=${encodeURIComponent(invite)}`;
-  }
+  $("#organiser-link").href = invite && /^[A-Za-z0-9_-]{8,64}$/.test(invite)
+    ? `/organiser.html#invite=${encodeURIComponent(invite)}` : "/organiser.html";
 }
+handOnInvite();
+addEventListener("hashchange", handOnInvite);

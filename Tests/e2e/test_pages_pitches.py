@@ -265,6 +265,9 @@ def test_the_console_works_on_the_pitch_it_is_switched_to(browsers):
         Select(console.find("#pitch-select")).select_by_value("2")
         console.click("#end-gather")
         console.wait(lambda: console.driver.switch_to.alert, what="the confirmation").accept()
+        # The page got shorter; a person scrolls up to the tabs (WebDriver would tap the sticky
+        # header above a tab it sees half-hidden under it).
+        console.driver.execute_script("window.scrollTo(0, 0);")
         console.click("[data-tab=players]")
         console.wait(lambda: "1 game · " in console.text("#player-list li[data-id='5']").replace("\xa0", " "), what="Eve's record")
         assert "Rating " in console.text("#player-list li[data-id='5']")
