@@ -25,6 +25,7 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CNats", path: "Sources/CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
 
         .target(name: "GatherLWS", dependencies: ["CLibWebSockets"], path: "Sources/LWS"),
 
@@ -47,6 +48,11 @@ let package = Package(
             "CLibWebSockets", "COpenSSL", "GatherLWS", "GatherDelivery", .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Transport"),
 
+        // MARK: - The venue stream on NATS (publisher, relay follower)
+        .target(name: "GatherStream", dependencies: [
+            "CNats", "GatherDelivery", "GatherModel", "GatherPresenters", .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Stream"),
+
         // MARK: - OpenSSL services
         .target(name: "GatherSecurity", dependencies: ["COpenSSL"], path: "Sources/Security"),
         .target(name: "GatherCertificates", dependencies: ["COpenSSL", "GatherSecurity"], path: "Sources/Certificates"),
@@ -54,7 +60,7 @@ let package = Package(
         // MARK: - Composition root and executables
         .target(name: "GatherApp", dependencies: [
             "GatherModel", "GatherPresenters", "GatherCoordinator", "GatherStore", "GatherTransport", "GatherDelivery",
-            "GatherSecurity", "GatherCertificates", "CQREncode",
+            "GatherSecurity", "GatherCertificates", "CQREncode", "GatherStream",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/App"),
@@ -79,6 +85,8 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: [
             "GatherTransport", "GatherDelivery", "GatherLWS", "CLibWebSockets", "COpenSSL", "GatherCertificates",
         ], path: "Tests/TransportTests"),
+        .testTarget(name: "StreamTests", dependencies: ["GatherStream", "GatherDelivery", "GatherModel", "GatherPresenters"],
+                    path: "Tests/StreamTests"),
         .testTarget(name: "SecurityTests", dependencies: ["GatherSecurity"], path: "Tests/SecurityTests"),
         .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity", "COpenSSL"], path: "Tests/CertificatesTests"),
         .testTarget(name: "AppTests", dependencies: [

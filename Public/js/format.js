@@ -103,3 +103,17 @@ export const statusText = {
   live: "Live",
   reconnecting: "Reconnecting…",
 };
+
+/// "12 watching", or with a relay's followers beyond the Wi-Fi "312 watching, 290 away from the pitch".
+export function watchingText(presence) {
+  const remote = Number.isInteger(presence.remote) && presence.remote > 0 ? presence.remote : 0;
+  const total = presence.spectators + remote;
+  return remote ? `${total} watching, ${remote} away from the pitch` : `${total} watching`;
+}
+
+/// What a relay's page says while the relay hears nothing from the venue.
+export function linkLostText(since) {
+  const at = new Date(since);
+  const time = Number.isNaN(at.getTime()) ? "" : ` at ${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+  return `Connection to the pitch lost${time}`;
+}

@@ -29,11 +29,11 @@ export class Session {
                      owner: this.owner, restored: true });
   }
 
-  /// A new connection starts as a spectator and resumes with the saved token.
-  welcomed() {
+  /// A new connection starts as a spectator and resumes with the saved token (not on a relay).
+  welcomed({ resume = true } = {}) {
     this.role = "spectator";
     const token = this.token;
-    if (token) this.resume(token);
+    if (resume && token) this.resume(token);
   }
 
   /// The connection dropped: a sign-in in flight will get no answer.

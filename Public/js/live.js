@@ -13,8 +13,9 @@ import { CommandQueue } from "./live-commands.js";
 
 export class LiveClient {
   constructor({ onChange = () => {}, onTick = () => {}, onPresence = () => {}, onSession = () => {},
-                onStatus = () => {}, onNotice = () => {}, onPending = () => {} } = {}) {
-    Object.assign(this, { onTick, onPresence, onNotice });
+                onStatus = () => {}, onNotice = () => {}, onPending = () => {}, onLink = () => {} } = {}) {
+    Object.assign(this, { onTick, onPresence, onNotice, onLink });
+    this.relay = false;        // welcome.relay: a read-only relay of the venue's stream
     this.offsetMs = 0; // server clock minus ours, from welcome.serverTime
     this.requests = new Map(); // account/activity request id -> resolve
     this.socket = new LiveSocket({
@@ -54,10 +55,18 @@ export class LiveClient {
       case "welcome":
         this.offsetMs = message.serverTime - Date.now();
         this.socket.welcomed();
-        this.session.welcomed();
+        // A relay is for following: nobody logs in there (it would answer tls_required).
+        this.relay = message.relay === true;
+        this.session.welcomed({ resume: !this.relay });
         break;
       case "snapshot":
+        // Moved to a relay that is a moment behind: keep the newer state; its patches catch up.
+        if (this.relay && this.state && message.version < this.version) break;
         this.cache.accept(message.state, message.version);
+        break;
+      case "link":
+        // A relay lost (or found again) the venue: the state shown is the last it heard.
+        this.onLink(message);
         break;
       case "patch":
         if (!this.cache.patch(message)) this.socket.drop();

@@ -117,9 +117,9 @@ $("#logout").addEventListener("click", () => {
   if (confirm(`Log out ${live.username || ""}? You need your password to log in again.`.replace("  ", " "))) live.logout();
 });
 
+
 // A QR code from the Group tab carries the invite code after '#': fill it in, keep it off the server.
 {
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
   if (invite) $("#register-form").elements.inviteCode.value = invite;
 }
-

@@ -11,7 +11,7 @@ export const CLOCK_MS = 250;
 
 /// `build(live)` makes the page's views and returns its handlers: `onChange(state)`,
 /// `renderClocks()` (called every CLOCK_MS once a state is known), and optionally `onTick`,
-/// `onSession`, `onPresence`, `onNotice`, `onPending`. Returns the live client.
+/// `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue). Returns the live client.
 export function startPage(build) {
   keepShellOffline();
   let page = {};
@@ -23,6 +23,7 @@ export function startPage(build) {
     onPresence: (presence) => page.onPresence && page.onPresence(presence),
     onNotice: (text) => page.onNotice && page.onNotice(text),
     onPending: (messages) => page.onPending && page.onPending(messages),
+    onLink: (link) => page.onLink && page.onLink(link),
   });
   page = build(live);
   setInterval(() => { if (live.state) page.renderClocks(); }, CLOCK_MS);

@@ -1,7 +1,8 @@
 // The projector page: `?pitch=N` is that pitch's board (pitch 1 without a query), `?pitch=all`
 // the venue overview for a second projector.
 
-import { $ } from "./dom.js";
+import { $, connectionPill } from "./dom.js";
+import { statusText, linkLostText } from "./format.js";
 import { startPage } from "./page.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
@@ -22,6 +23,9 @@ startPage((live) => {
       announcer.update(state, shown, { namePitches: wanted === "all" });
     },
     renderClocks: () => board.renderClock(),
+    // On a relay: the pill says when the pitch went quiet, until it is heard again.
+    onLink: (link) => connectionPill($("#connection"), link.live ? "live" : "reconnecting",
+                                     { ...statusText, reconnecting: linkLostText(link.since) }),
   };
 });
 

@@ -2,6 +2,7 @@
 // when several have a gather, else the one match there is (pitch 1 when none has).
 
 import { $ } from "./dom.js";
+import { watchingText, linkLostText } from "./format.js";
 import { startPage } from "./page.js";
 import { Announcer } from "./announce.js";
 import { busyPitches, requestedPitch } from "./state.js";
@@ -47,6 +48,11 @@ startPage((live) => {
   return {
     onChange,
     renderClocks,
-    onPresence: (presence) => { $("#watching").textContent = `${presence.spectators} watching`; },
+    onPresence: (presence) => { $("#watching").textContent = watchingText(presence); },
+    // On a relay: the last state stays, with when the pitch went quiet, until it is heard again.
+    onLink: (link) => {
+      $("#link-lost").hidden = link.live;
+      if (!link.live) $("#link-lost").textContent = linkLostText(link.since);
+    },
   };
 });

@@ -46,4 +46,6 @@ struct ClientRegistry {
 struct Presence: Equatable {
     var organisers: [String]
     var spectators: Int
+    /// Spectators of the relays (beyond the Wi-Fi), as they last reported.
+    var remote = 0
 }

@@ -29,6 +29,7 @@ public final class CoordinatorCore {
     var publishedPresence = Presence(organisers: [], spectators: 0)
     var presencePublishedAt: Int64 = .min
     var presenceWakeScheduled = false
+    var remoteSpectators = 0
     /// The kept invite code (release 3): stored, replaced only by `rotateInvite` or at start.
     var inviteCode: String
 
@@ -97,6 +98,8 @@ public final class CoordinatorCore {
             rescheduleCountdowns(into: &effects)
         case .presenceWoke:
             presenceWakeScheduled = false
+        case .remoteSpectatorsCounted(let count):
+            remoteSpectators = min(max(0, count), 100_000_000)
         case .passwordHashed(let job, let encodedHash):
             finishRegistration(job, encodedHash: encodedHash, into: &effects)
             startNextPasswordCheck(into: &effects)
@@ -183,14 +186,16 @@ public final class CoordinatorCore {
     // MARK: - Presence
 
     func updatePresence(into effects: inout [Effect]) {
-        let presence = clients.presence
+        var presence = clients.presence
+        presence.remote = remoteSpectators
         guard presence != publishedPresence else { return }
         let now = environment.now()
         let due = presencePublishedAt == .min ? now : presencePublishedAt + environment.limits.presenceIntervalMs
         if now >= due {
             publishedPresence = presence
             presencePublishedAt = now
-            effects.append(.publishPresence(organisers: presence.organisers, spectators: presence.spectators))
+            effects.append(.publishPresence(organisers: presence.organisers, spectators: presence.spectators,
+                                            remote: presence.remote))
         } else if !presenceWakeScheduled {
             presenceWakeScheduled = true
             effects.append(.schedulePresence(at: due))

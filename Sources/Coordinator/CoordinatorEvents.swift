@@ -10,6 +10,8 @@ public enum CoordinatorEvent: Equatable, Sendable {
     /// The countdown of that pitch's running timer came due.
     case countdownWoke(pitch: Pitch.ID)
     case presenceWoke
+    /// The relays' spectators, summed by the venue stream's publisher (`presence.remote`).
+    case remoteSpectatorsCounted(Int)
     case passwordHashed(PasswordJob, encodedHash: String)
     case passwordChecked(PasswordJob, matches: Bool)
 }
@@ -23,7 +25,7 @@ public enum Effect: Equatable, Sendable {
     case send(ConnectionID, ServerMessage)
     case publishSnapshot(version: Int, state: GatherState)
     case publishTick(pitch: Pitch.ID, timer: MatchTimer)
-    case publishPresence(organisers: [String], spectators: Int)
+    case publishPresence(organisers: [String], spectators: Int, remote: Int = 0)
     /// Wake that pitch's countdown at this instant (epoch ms); nil cancels the wake-up.
     case scheduleCountdown(pitch: Pitch.ID, at: Int64?)
     case schedulePresence(at: Int64)

@@ -92,6 +92,9 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
 
     public func received(_ text: String, from id: ConnectionID) { post(.messageReceived(id, text: text)) }
 
+    /// The relays' spectators, from the venue stream's publisher (any thread).
+    public func remoteSpectatorsCounted(_ count: Int) { post(.remoteSpectatorsCounted(count)) }
+
     private func post(_ event: CoordinatorEvent) {
         queue.async { self.execute(self.core.handle(event)) }
     }
@@ -116,10 +119,11 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
             case .publishTick(let pitch, let timer):
                 deliveries.append(.publishTick(pitch: pitch, bytes: MessagePresenter.bytes(.tick(pitch: pitch, timer: timer,
                                                                                                now: now))))
-            case .publishPresence(let organisers, let spectators):
+            case .publishPresence(let organisers, let spectators, let remote):
                 metrics.setPresence(organisers: organisers.count, spectators: spectators)
                 deliveries.append(.publishPresence(MessagePresenter.bytes(.presence(organisers: organisers,
-                                                                                   spectators: spectators))))
+                                                                                   spectators: spectators,
+                                                                                   remote: remote))))
             case .scheduleCountdown(let pitch, let at):
                 scheduleCountdown(pitch: pitch, at: at)
             case .schedulePresence(let at):

@@ -20,9 +20,9 @@ public enum MessagePresenter {
             return snapshot(version: version, state: StatePresenter.json(state, now: now, protocol: wire))
         case .tick(let pitch, let timer, let now):
             return ["type": "tick", "pitch": .int(pitch), "timer": StatePresenter.json(timer, now: now)]
-        case .presence(let organisers, let spectators):
+        case .presence(let organisers, let spectators, let remote):
             return ["type": "presence", "organisers": .array(organisers.sorted().map(JSONValue.string)),
-                    "spectators": .int(spectators)]
+                    "spectators": .int(spectators), "remote": .int(remote)]
         case .session(let grant?):
             return ["type": "session", "role": .string(Role.organiser.rawValue), "username": .string(grant.username),
                     "token": .string(grant.token), "inviteCode": .string(grant.inviteCode), "owner": .bool(grant.owner)]

@@ -33,7 +33,8 @@ public enum ServerMessage: Equatable, Sendable {
     /// gather.v2: the RFC 6902 operations that turn version `from` into `version`.
     case patch(from: Int, version: Int, operations: [PatchOperation])
     case tick(pitch: Pitch.ID, timer: MatchTimer, now: Int64)
-    case presence(organisers: [String], spectators: Int)
+    /// `remote`: spectators of the relays, beyond the Wi-Fi.
+    case presence(organisers: [String], spectators: Int, remote: Int = 0)
     case session(SessionGrant?)
     case ack(id: String, version: Int)
     case rejected(id: String, rejection: Rejection, version: Int)

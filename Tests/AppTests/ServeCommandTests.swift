@@ -119,4 +119,23 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue(refusal(["--host", ""]).contains("--host must be an address"))
         XCTAssertTrue(refusal(["--log-level", "loud"]).contains("--log-level"))
     }
+
+    // MARK: - The venue stream
+
+    func testNATSOptionsBecomeTheStreamSettings() throws {
+        XCTAssertNil(try configuration([]).stream)
+        let stream = try XCTUnwrap(configuration(["--nats", "nats://127.0.0.1:4222", "--venue", "riverside"]).stream)
+        XCTAssertEqual(stream.venue.rawValue, "riverside")
+        XCTAssertEqual(stream.endpoint.url, "nats://127.0.0.1:4222")
+        XCTAssertEqual(stream.endpoint.credentials, .none)
+        XCTAssertNil(stream.passwordWarning)
+    }
+
+    func testBadNATSOptionsAreRefusedWithWhatTheyTake() {
+        XCTAssertTrue(refusal(["--nats", "nats://127.0.0.1:4222", "--venue", "River.Side"]).contains("is not a venue name"))
+        XCTAssertTrue(refusal(["--venue", "x y"]).contains("is not a venue name"))
+        XCTAssertTrue(refusal(["--nats", "http://example.org"]).contains("--nats must be a NATS address"))
+        XCTAssertTrue(refusal(["--nats-user", "venue"]).contains("needs a password")
+                      || refusal(["--nats-user", "venue"]).contains("need --nats"))
+    }
 }

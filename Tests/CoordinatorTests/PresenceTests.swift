@@ -34,4 +34,17 @@ final class PresenceTests: XCTestCase {
         harness.clock.advance(byMs: 900)
         harness.send(.presenceWoke, expect: [])
     }
+
+    func testTheRelaysSpectatorsJoinPresenceAsRemote() throws {
+        let harness = try CoordinatorHarness()
+        let start = harness.clock.now
+        harness.send(.clientConnected(ConnectionID(1), address: "a"), expect: [
+            .greet(ConnectionID(1), .welcome(serverTime: start)), .publishPresence(organisers: [], spectators: 1),
+        ])
+        harness.clock.advance(byMs: 1000)
+        harness.send(.remoteSpectatorsCounted(290), expect: [.publishPresence(organisers: [], spectators: 1, remote: 290)])
+        harness.clock.advance(byMs: 1000)
+        harness.send(.remoteSpectatorsCounted(290), expect: [])
+        harness.send(.remoteSpectatorsCounted(-5), expect: [.publishPresence(organisers: [], spectators: 1, remote: 0)])
+    }
 }

@@ -57,7 +57,7 @@ final class MessagePresenterTests: XCTestCase {
 
     func testPresenceListsOrganisersSorted() throws {
         XCTAssertEqual(try parsed(.presence(organisers: ["zoe", "ann"], spectators: 12)),
-                       ["type": "presence", "organisers": ["ann", "zoe"], "spectators": 12])
+                       ["type": "presence", "organisers": ["ann", "zoe"], "spectators": 12, "remote": 0])
     }
 
     func testTickCarriesEndsAtOnlyWhileRunning() throws {

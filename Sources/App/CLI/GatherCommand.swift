@@ -8,7 +8,8 @@ struct GatherCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gather",
         abstract: "Football Gather Live: a LAN match server for amateur football.",
-        subcommands: [ServeCommand.self, BackupCommand.self, CACommand.self, OrganisersCommand.self],
+        subcommands: [ServeCommand.self, RelayCommand.self, BackupCommand.self, CACommand.self, OrganisersCommand.self,
+                      NATSCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -61,6 +61,11 @@ struct ServeCommand: ParsableCommand {
             help: "Seconds a connection may leave its messages unread before it is closed.")
     var stallTimeoutSeconds = 30
 
+    @OptionGroup var nats: NATSOptions
+
+    @Option(name: .customLong("venue"), help: "The venue's name on the NATS stream (default: the host name; a-z, 0-9, '-').")
+    var venueOption: String?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -126,7 +131,17 @@ struct ServeCommand: ParsableCommand {
             certificates: certificates, publicDirectory: publicDirectory, inviteCode: inviteCode,
             maximumConnections: maximumConnections, maximumConnectionsPerAddress: maximumConnectionsPerAddress,
             metricsReaders: metricsReaders, pingIntervalSeconds: pingIntervalSeconds,
-            stallTimeoutSeconds: stallTimeoutSeconds, logLevel: logLevel)
+            stallTimeoutSeconds: stallTimeoutSeconds, logLevel: logLevel, stream: try streamSettings())
+    }
+}
+
+extension ServeCommand {
+    /// `--nats` and `--venue` checked: nil without `--nats` (a `--venue` alone is still checked).
+    func streamSettings() throws -> VenueStreamSettings? {
+        try nats.validate()
+        let venue = nats.url != nil || venueOption != nil ? try parseVenue(venueOption) : nil
+        guard let venue, let endpoint = nats.endpoint(clientName: "gather serve \(venue)") else { return nil }
+        return VenueStreamSettings(endpoint: endpoint, venue: venue, passwordWarning: nats.passwordWarning)
     }
 }
 

@@ -4,6 +4,7 @@ import GatherCertificates
 import GatherCoordinator
 import GatherSecurity
 import GatherStore
+import GatherStream
 import GatherTransport
 import Logging
 import Synchronization
@@ -70,10 +71,22 @@ enum Server {
         // server, the server's events to the Coordinator. The server is made second, so the first
         // deliveries (the start-up snapshot) wait in this box until it exists.
         let transport = TransportBox()
+        // The stream's publisher only takes the deliveries into its bounded queue: NATS never
+        // slows the Coordinator or the Wi-Fi.
+        let remoteWatchers = RemoteWatchersBox()
+        let publisher: VenuePublisher?
+        do {
+            publisher = try VenueStream.make(settings: settings.stream, logger: logger) { remoteWatchers.report($0) }
+        } catch {
+            throw StartupFailure(description: "\(error)")
+        }
         let coordinator: GatherCoordinator
         do {
             coordinator = try GatherCoordinator(store: store, environment: environment, passwords: passwords,
-                                                logger: logger, deliver: { transport.server?.deliver($0) })
+                                                logger: logger, deliver: { deliveries in
+                                                    transport.server?.deliver(deliveries)
+                                                    publisher?.enqueue(deliveries)
+                                                })
         } catch {
             throw StartupFailure(description: "cannot load the saved gather: \(error)")
         }
@@ -87,6 +100,8 @@ enum Server {
         let routes = HTTPRoutes(metrics: coordinator.metrics, exports: coordinator.exports,
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
+                                stream: { VenueStream.healthFields(publisher) },
+                                streamMetrics: { VenueStream.metricsText(publisher) },
                                 caCertificate: caCertificate,
                                 caFingerprint: caCertificate == nil ? nil : certificates.fingerprintSHA256, links: links,
                                 metricsReaders: settings.metricsReaders)
@@ -114,6 +129,12 @@ enum Server {
         }
 
         coordinator.start()
+        remoteWatchers.connect { coordinator.remoteSpectatorsCounted($0) }
+        do {
+            try publisher?.start()
+        } catch {
+            throw StartupFailure(description: "\(error)")
+        }
         admin.start()
         let ports: ListeningPorts
         do {
@@ -124,7 +145,8 @@ enum Server {
         }
         links.bind(tlsPort: ports.tls ?? 0, spectatorPort: ports.spectator)
 
-        Banner.print(links: links, inviteCode: inviteCode, certificates: certificates, pitches: coordinator.pitchNames())
+        Banner.print(links: links, inviteCode: inviteCode, certificates: certificates, pitches: coordinator.pitchNames(),
+                     stream: publisher.map { ($0.venue.rawValue, settings.stream?.endpoint.url ?? "", $0.isConnected) })
         logger.info("serving", metadata: ["server.host": "\(settings.host)", "server.port": "\(ports.tls ?? 0)",
                                           "server.spectator_port": "\(ports.spectator.map(String.init) ?? "off")",
                                           "store.version": "\(coordinator.metrics.read().version)"])
@@ -134,6 +156,7 @@ enum Server {
         admin.stop()
         server.shutdown()
         coordinator.stop()
+        publisher?.stop()
     }
 
     /// The stored invite code, replaced by `replacement` when one was given; a new random one the
@@ -147,6 +170,27 @@ enum Server {
         let fresh = SecureRandom.inviteCode()
         try store.setInviteCode(fresh)
         return fresh
+    }
+}
+
+/// The relays' spectator count, heard by the publisher before the Coordinator exists.
+private final class RemoteWatchersBox: Sendable {
+    private let state = Mutex<(sink: (@Sendable (Int) -> Void)?, last: Int)>((nil, 0))
+
+    func report(_ count: Int) {
+        let sink = state.withLock { value in
+            value.last = count
+            return value.sink
+        }
+        sink?(count)
+    }
+
+    func connect(_ sink: @escaping @Sendable (Int) -> Void) {
+        let count = state.withLock { value in
+            value.sink = sink
+            return value.last
+        }
+        if count > 0 { sink(count) }
     }
 }
 

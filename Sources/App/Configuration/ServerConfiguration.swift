@@ -1,3 +1,4 @@
+import GatherStream
 import Logging
 
 /// Everything `gather serve` was asked for, checked once: the command line (and its environment)
@@ -29,4 +30,14 @@ struct ServerConfiguration: Sendable, Equatable {
     var pingIntervalSeconds: Int
     var stallTimeoutSeconds: Int
     var logLevel: Logger.Level
+    /// `--nats`: the venue stream's publisher; nil without it.
+    var stream: VenueStreamSettings? = nil
+}
+
+/// Where and as which venue `gather serve --nats` publishes.
+struct VenueStreamSettings: Sendable, Equatable {
+    var endpoint: NATSEndpoint
+    var venue: VenueName
+    /// Said once at start when the password came from the command line.
+    var passwordWarning: String?
 }

@@ -10,6 +10,10 @@ struct HTTPRoutes: Sendable {
     let exports: ExportDocuments
     let connections: @Sendable () -> Int
     let fanOut: @Sendable () -> FanOutMetrics.Reading
+    /// The venue stream's `/healthz` members (`,"nats":…,"publishedVersion":…`).
+    var stream: @Sendable () -> String = { VenueStream.healthFields(nil) }
+    /// The venue stream's `/metrics` lines (empty without `--nats`).
+    var streamMetrics: @Sendable () -> String = { "" }
     /// The generated CA, read once at start, and its SHA-256 fingerprint; nil with the user's own
     /// certificate.
     let caCertificate: [UInt8]?
@@ -22,14 +26,15 @@ struct HTTPRoutes: Sendable {
         switch request.path {
         case "/healthz":
             let reading = metrics.read()
-            return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())}".utf8))
+            return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())\(stream())}".utf8))
         case "/metrics":
             guard mayReadMetrics(from: request.remoteAddress) else {
                 return HTTPResponse(status: 403, contentType: "text/plain; charset=utf-8",
                                     body: Array("/metrics answers loopback only; see --metrics-from.\n".utf8))
             }
             return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                                body: Array(PrometheusText.render(metrics.read(), fanOut: fanOut(), connections: connections()).utf8))
+                                body: Array((PrometheusText.render(metrics.read(), fanOut: fanOut(), connections: connections())
+                                                   + streamMetrics()).utf8))
         case "/api/history.json":
             return json(exports.read().historyJSON)
         case "/api/history.csv":

@@ -3,7 +3,8 @@ import GatherCertificates
 
 /// What `gather serve` prints at start: where to go, for whom, how to join, what to trust.
 enum Banner {
-    static func print(links: ServerLinks, inviteCode: String, certificates: CertificateBundle, pitches: [(id: Int, name: String)]) {
+    static func print(links: ServerLinks, inviteCode: String, certificates: CertificateBundle, pitches: [(id: Int, name: String)],
+                      stream: (venue: String, url: String, connected: Bool)? = nil) {
         var lines: [String] = []
         lines.append("Football Gather Live is running.")
         lines.append("")
@@ -26,6 +27,11 @@ enum Banner {
             lines.append("  Short check (first and last 8): \(FingerprintCheck.short(certificates.fingerprintSHA256))")
         } else {
             lines.append("  Certificate fingerprint SHA-256: \(certificates.fingerprintSHA256)")
+        }
+        if let stream {
+            lines.append("  Venue stream \(stream.venue) on \(stream.url): "
+                         + (stream.connected ? "connected, relays can follow it"
+                                             : "NATS not reachable yet; retrying (the Wi-Fi is served as always)"))
         }
         let spectatorURL = links.spectatorURL()
         if let qr = QRCode.terminal(for: spectatorURL) {

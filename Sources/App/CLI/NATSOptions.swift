@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import GatherStream
+
+/// `--nats URL` and its credentials, shared by `serve` and `relay`. Secrets: a `.creds` file, or a
+/// password from `GATHER_NATS_PASSWORD` (which `ps` does not show); `--nats-password` exists for
+/// the contract's sake and says why not to use it.
+struct NATSOptions: ParsableArguments {
+    @Option(name: .customLong("nats"), help: "NATS server to publish/read the venue's stream (e.g. nats://127.0.0.1:4222).")
+    var url: String?
+
+    @Option(name: .customLong("nats-creds"), help: "NATS credentials file (.creds).")
+    var credentialsFile: String?
+
+    @Option(name: .customLong("nats-user"), help: "NATS user; the password comes from GATHER_NATS_PASSWORD.")
+    var user: String?
+
+    @Option(name: .customLong("nats-password"),
+            help: "NATS password (visible in `ps`: prefer GATHER_NATS_PASSWORD).")
+    var passwordOption: String?
+
+    var password: String? {
+        passwordOption ?? ProcessInfo.processInfo.environment["GATHER_NATS_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func validate() throws {
+        if let url {
+            guard url.utf8.count <= 1_024, url.hasPrefix("nats://") || url.hasPrefix("tls://") || url.hasPrefix("127.")
+                || url.hasPrefix("localhost")
+            else { throw ValidationError("--nats must be a NATS address such as nats://127.0.0.1:4222.") }
+        }
+        if credentialsFile != nil, user != nil {
+            throw ValidationError("--nats-creds and --nats-user are two ways to log in to NATS: give one.")
+        }
+        if let credentialsFile, !FileManager.default.isReadableFile(atPath: credentialsFile) {
+            throw ValidationError("--nats-creds \(credentialsFile) is not a readable file.")
+        }
+        if user != nil, password == nil {
+            throw ValidationError("--nats-user needs a password: set GATHER_NATS_PASSWORD.")
+        }
+        if url == nil, credentialsFile != nil || user != nil {
+            throw ValidationError("NATS credentials need --nats URL.")
+        }
+    }
+
+    /// nil without `--nats`.
+    func endpoint(clientName: String) -> NATSEndpoint? {
+        guard let url else { return nil }
+        let credentials: NATSCredentials
+        if let credentialsFile {
+            credentials = .credentialsFile(credentialsFile)
+        } else if let user, let password {
+            credentials = .userPassword(user: user, password: password)
+        } else {
+            credentials = .none
+        }
+        return NATSEndpoint(url: url, credentials: credentials, clientName: clientName)
+    }
+
+    /// Printed once at start when the password came from the command line.
+    var passwordWarning: String? {
+        passwordOption == nil ? nil : "--nats-password shows in `ps`; set GATHER_NATS_PASSWORD instead"
+    }
+}
+
+/// `--venue NAME`, checked once: the default is the host name.
+func parseVenue(_ text: String?) throws -> VenueName {
+    if let text {
+        guard let venue = VenueName(text) else {
+            throw ValidationError("--venue \(text.prefix(64)) is not a venue name: \(VenueName.rule).")
+        }
+        return venue
+    }
+    guard let venue = VenueName.fromHostName() else {
+        throw ValidationError("This machine's host name is not a venue name (\(VenueName.rule)): give --venue NAME.")
+    }
+    return venue
+}

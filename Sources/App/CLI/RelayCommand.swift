@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import GatherStream
+import Logging
+
+/// `gather relay`: serve a venue's stream, read from NATS, to read-only spectators anywhere.
+struct RelayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relay",
+        abstract: "Follow a venue's stream on NATS and serve it to spectators anywhere (read-only, gather.v2, no database)."
+    )
+
+    @OptionGroup var nats: NATSOptions
+
+    @Option(name: .customLong("venue"), help: "The venue to follow (its --venue; a-z, 0-9, '-').")
+    var venueOption: String
+
+    @Option(name: .customLong("stream"), help: "The JetStream stream to read (default GATHER_<venue>; on a hub, the mirror's name).")
+    var streamOption: String?
+
+    @Option(help: "Address to listen on.")
+    var host = "0.0.0.0"
+
+    @Option(help: "Port of the pages and /live (plain ws://, or wss:// with --tls-cert; 0 picks a free port).")
+    var port = 8080
+
+    @Option(name: .customLong("tls-cert"), help: "Certificate (PEM) to serve over TLS; needs --tls-key.")
+    var certificatePath: String?
+
+    @Option(name: .customLong("tls-key"), help: "The private key of --tls-cert (PEM).")
+    var privateKeyPath: String?
+
+    @Option(name: .customLong("public"), help: "Folder of the static pages.")
+    var publicDirectory = "Public"
+
+    @Option(name: .customLong("relay-id"), help: "This relay's name in its watcher reports (default: host name and process id).")
+    var relayIDOption: String?
+
+    @Option(name: .customLong("max-connections"), help: "Most WebSocket connections at once.")
+    var maximumConnections = 20_000
+
+    @Option(name: .customLong("max-connections-per-address"), help: "Most connections one address may hold.")
+    var maximumConnectionsPerAddress = 100
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    var venue: VenueName { VenueName(venueOption)! }
+    var streamName: String { streamOption ?? venue.streamName }
+    var relayID: String {
+        relayIDOption ?? "\(VenueName.fromHostName()?.rawValue ?? "relay")-\(ProcessInfo.processInfo.processIdentifier)"
+    }
+
+    func validate() throws {
+        guard nats.url != nil else { throw ValidationError("gather relay needs --nats URL: the NATS server that holds the venue's stream.") }
+        _ = try parseVenue(venueOption)
+        if let streamOption {
+            guard (1...64).contains(streamOption.utf8.count),
+                  streamOption.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2E && $0 != 0x2A && $0 != 0x3E && $0 != 0x2F })
+            else { throw ValidationError("--stream must be a JetStream stream name (no spaces, '.', '*', '>' or '/').") }
+        }
+        if let relayIDOption {
+            guard VenueName(relayIDOption) != nil else { throw ValidationError("--relay-id must be \(VenueName.rule).") }
+        }
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+        guard (certificatePath == nil) == (privateKeyPath == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together.")
+        }
+        guard (1...1_000_000).contains(maximumConnections) else {
+            throw ValidationError("--max-connections must be from 1 to 1000000.")
+        }
+        guard (1...100_000).contains(maximumConnectionsPerAddress) else {
+            throw ValidationError("--max-connections-per-address must be from 1 to 100000.")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory), isDirectory.boolValue
+        else { throw ValidationError("--public \(publicDirectory) is not a readable folder.") }
+    }
+
+    func run() throws {
+        do {
+            try Relay.run(options: self)
+        } catch let failure as StartupFailure {
+            FileHandle.standardError.write(Data("gather: \(failure.description)\n".utf8))
+            throw ExitCode(failure.exitCode)
+        }
+    }
+}

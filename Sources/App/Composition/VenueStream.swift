@@ -1,0 +1,45 @@
+import Foundation
+import GatherStream
+import Logging
+
+/// `gather serve --nats`: the publisher of the venue's stream, or nil without `--nats`.
+enum VenueStream {
+    static func make(settings: VenueStreamSettings?, logger: Logger,
+                     onRemoteWatchers: @escaping @Sendable (Int) -> Void) throws -> VenuePublisher? {
+        guard let settings else { return nil }
+        if let warning = settings.passwordWarning {
+            FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
+        }
+        return VenuePublisher(endpoint: settings.endpoint, venue: settings.venue, logger: logger,
+                              onRemoteWatchers: onRemoteWatchers)
+    }
+
+    /// Prometheus lines of the stream, appended to `/metrics`.
+    static func metricsText(_ publisher: VenuePublisher?) -> String {
+        guard let publisher else { return "" }
+        let cost = publisher.cost()
+        let reading = publisher.reading()
+        return """
+            # HELP gather_stream_state_publications_total State messages (patches and snapshots) published to NATS.
+            # TYPE gather_stream_state_publications_total counter
+            gather_stream_state_publications_total \(cost.statePublications)
+            # HELP gather_stream_publish_cpu_seconds_total CPU time of the publisher's thread spent publishing.
+            # TYPE gather_stream_publish_cpu_seconds_total counter
+            gather_stream_publish_cpu_seconds_total \(cost.cpuSeconds)
+            # HELP gather_stream_connected 1 when the venue stream's NATS connection is up.
+            # TYPE gather_stream_connected gauge
+            gather_stream_connected \(reading.state == .connected ? 1 : 0)
+            # HELP gather_presence_remote Spectators of the relays, as they last reported.
+            # TYPE gather_presence_remote gauge
+            gather_presence_remote \(reading.remoteWatchers)
+
+            """
+    }
+
+    /// The `/healthz` members of the stream: `"nats"` and `"publishedVersion"`.
+    static func healthFields(_ publisher: VenuePublisher?) -> String {
+        guard let publisher else { return ",\"nats\":\"off\",\"publishedVersion\":null" }
+        let reading = publisher.reading()
+        return ",\"nats\":\"\(reading.state.rawValue)\",\"publishedVersion\":\(reading.publishedVersion.map(String.init) ?? "null")"
+    }
+}

@@ -1,0 +1,95 @@
+import CNats
+import Foundation
+
+/// `gather nats mirror`: on the cloud hub, a mirror of a venue's stream that lives in the venue's
+/// leaf node (its own JetStream domain). The mirror must allow rollups, or the hub refuses the
+/// venue's snapshots ("rollup not permitted"); with them it holds, like the venue, one snapshot
+/// and the patches after it, and catches up by itself when the uplink returns.
+public enum MirrorSetup {
+    public enum Outcome: Equatable, Sendable {
+        case created
+        case alreadyThere
+    }
+
+    /// Connects once (no retries: an operator runs this and reads the answer), creates the mirror
+    /// when missing, and checks an existing one allows rollups (and fixes it when it does not).
+    public static func ensure(endpoint: NATSEndpoint, venue: VenueName, mirrorName: String, domain: String) throws -> Outcome {
+        var options: OpaquePointer?
+        try check(natsOptions_Create(&options), "cannot make the NATS options")
+        defer { natsOptions_Destroy(options) }
+        try check(natsOptions_SetURL(options, endpoint.url), "the NATS address \(endpoint.url) is not usable")
+        try check(natsOptions_SetTimeout(options, 5_000), "cannot set the NATS timeout")
+        switch endpoint.credentials {
+        case .none: break
+        case .credentialsFile(let path):
+            try check(natsOptions_SetUserCredentialsFromFiles(options, path, nil), "cannot use the NATS credentials \(path)")
+        case .userPassword(let user, let password):
+            try check(natsOptions_SetUserInfo(options, user, password), "cannot use the NATS user")
+        }
+        var connection: OpaquePointer?
+        try check(natsConnection_Connect(&connection, options), "cannot connect to the hub at \(endpoint.url)")
+        defer { natsConnection_Destroy(connection) }
+        var jsOptions = jsOptions()
+        jsOptions_Init(&jsOptions)
+        jsOptions.Wait = 5_000
+        var js: OpaquePointer?
+        try check(natsConnection_JetStream(&js, connection, &jsOptions), "cannot use JetStream on the hub")
+        defer { jsCtx_Destroy(js) }
+
+        var info: UnsafeMutablePointer<jsStreamInfo>?
+        var errorCode = jsErrCode(0)
+        if js_GetStreamInfo(&info, js, mirrorName, nil, &errorCode) == NATS_OK, let info {
+            defer { jsStreamInfo_Destroy(info) }
+            guard info.pointee.Config.pointee.Mirror != nil else {
+                throw NATSFailure("the hub already has a stream \(mirrorName) that is not a mirror", NATS_ERR)
+            }
+            if !info.pointee.Config.pointee.AllowRollup {
+                info.pointee.Config.pointee.AllowRollup = true
+                var updated: UnsafeMutablePointer<jsStreamInfo>?
+                let status = js_UpdateStream(&updated, js, info.pointee.Config, nil, &errorCode)
+                jsStreamInfo_Destroy(updated)
+                try check(status, "the mirror \(mirrorName) does not allow rollups and cannot be changed")
+            }
+            return .alreadyThere
+        }
+        guard errorCode == JSStreamNotFoundErr else {
+            throw NATSFailure("cannot read the hub's streams (JetStream error \(errorCode.rawValue))", NATS_ERR)
+        }
+
+        let apiPrefix = "$JS.\(domain).API"
+        let status: natsStatus = mirrorName.withCString { name in
+            venue.streamName.withCString { source in
+                apiPrefix.withCString { prefix in
+                    // libnats 3.4.1 writes DeliverPrefix without a null check: "" is "not set".
+                    "".withCString { noDeliverPrefix in
+                    var external = jsExternalStream(APIPrefix: prefix, DeliverPrefix: noDeliverPrefix)
+                    return withUnsafeMutablePointer(to: &external) { externalPointer in
+                        var mirror = jsStreamSource()
+                        mirror.Name = source
+                        mirror.External = externalPointer
+                        return withUnsafeMutablePointer(to: &mirror) { mirrorPointer in
+                            var config = jsStreamConfig()
+                            jsStreamConfig_Init(&config)
+                            config.Name = name
+                            config.Storage = js_FileStorage
+                            config.Mirror = mirrorPointer
+                            config.AllowRollup = true
+                            config.AllowDirect = true
+                            var created: UnsafeMutablePointer<jsStreamInfo>?
+                            let status = js_AddStream(&created, js, &config, nil, &errorCode)
+                            jsStreamInfo_Destroy(created)
+                            return status
+                        }
+                    }
+                    }
+                }
+            }
+        }
+        try check(status, "cannot create the mirror \(mirrorName) (JetStream error \(errorCode.rawValue))")
+        return .created
+    }
+
+    private static func check(_ status: natsStatus, _ what: String) throws {
+        guard status == NATS_OK else { throw NATSFailure(what, status) }
+    }
+}

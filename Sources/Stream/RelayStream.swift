@@ -1,0 +1,274 @@
+import CNats
+import Dispatch
+import Foundation
+import GatherDelivery
+import Logging
+
+/// The relay's source of the match: follows the venue's stream on NATS (replaying the state
+/// subject from its snapshot, then live; the ticks subject; the heartbeats), runs the
+/// `StreamFollower` on its own queue and hands the Transport `Delivery`s. It is also the
+/// Transport's `TransportSource`: it greets spectators and refuses whatever they ask.
+public final class RelayStream: TransportSource, @unchecked Sendable {
+    public struct Configuration: Sendable {
+        public var endpoint: NATSEndpoint
+        public var venue: VenueName
+        /// The stream to read: the venue's own, or a hub's mirror of it.
+        public var streamName: String
+        /// This relay's name in its watcher reports.
+        public var relayID: String
+
+        public init(endpoint: NATSEndpoint, venue: VenueName, streamName: String, relayID: String) {
+            self.endpoint = endpoint
+            self.venue = venue
+            self.streamName = streamName
+            self.relayID = relayID
+        }
+    }
+
+    public let queue = DispatchQueue(label: "gather.relay", qos: .userInteractive)
+    private let configuration: Configuration
+    private let logger: Logger
+    private let deliver: @Sendable ([Delivery]) -> Void
+    private var link: NATSLink!
+    private var ticksSubscriber: NATSSubscriber!
+
+    // MARK: The relay's queue only
+
+    private var follower = StreamFollower()
+    private var spectators: Set<ConnectionID> = []
+    private var stateSubscription: OpaquePointer?
+    private var ticksSubscription: OpaquePointer?
+    /// Subscribers of earlier replays, kept briefly: libnats may still be inside their callback.
+    private var retiredSubscribers: [NATSSubscriber] = []
+    private var generation = 0
+    private var lastReplayAt: Int64 = .min
+    private var replayWanted = false
+    private var clockTimer: DispatchSourceTimer?
+    private var ticksToReport = 0
+    private var saidWaiting = false
+
+    // MARK: Shared (under `lock`), for /healthz
+
+    private let lock = NSLock()
+    private var health = Health()
+
+    public struct Health: Sendable {
+        public var version: Int?
+        public var lastHeardMs: Int64?
+        public var spectators = 0
+        public var nats = "reconnecting"
+    }
+
+    /// Replays at most this often, whatever the stream holds; while the stream is not there yet
+    /// (the relay started first), it looks for it four times a second.
+    static let replayIntervalMs: Int64 = 1_000
+    static let waitingIntervalMs: Int64 = 250
+    /// The clock's period; watcher reports every 20 of them (5 s).
+    static let clockPeriodMs = 250
+
+    public init(configuration: Configuration, logger: Logger, deliver: @escaping @Sendable ([Delivery]) -> Void) {
+        self.configuration = configuration
+        var logger = logger
+        logger[metadataKey: "relay.venue"] = "\(configuration.venue)"
+        logger[metadataKey: "relay.stream"] = "\(configuration.streamName)"
+        self.logger = logger
+        self.deliver = deliver
+        self.link = NATSLink(endpoint: configuration.endpoint, queue: queue) { [weak self] in self?.linkChanged($0) }
+        self.ticksSubscriber = NATSSubscriber(queue: queue) { [weak self] in self?.heardTick($0) }
+    }
+
+    public func start() throws {
+        try link.start()
+        queue.async { [self] in
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + .milliseconds(Self.clockPeriodMs),
+                           repeating: .milliseconds(Self.clockPeriodMs), leeway: .milliseconds(50))
+            timer.setEventHandler { [weak self] in self?.clockTicked() }
+            timer.resume()
+            clockTimer = timer
+            if !link.isConnected { sayWaiting("NATS is not reachable yet") }
+        }
+    }
+
+    public func stop() {
+        queue.sync {
+            clockTimer?.cancel()
+            clockTimer = nil
+        }
+        link.close()
+    }
+
+    public func reading() -> Health { lock.withLock { health } }
+
+    // MARK: - TransportSource (the Transport's thread → the relay's queue)
+
+    public func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol wire: WireProtocol, door: Door) {
+        queue.async { [self] in
+            spectators.insert(id)
+            lock.withLock { health.spectators = spectators.count }
+            var deliveries: [Delivery] = [.greet(id, RelayReplies.welcome(serverTime: Self.nowMs()))]
+            // After its snapshot (the Transport sends state before replies); also before the
+            // relay ever heard the venue, so a page does not show "Live" over nothing.
+            if !follower.linkLive {
+                deliveries.append(.send(id, RelayReplies.link(live: false, sinceMs: follower.lastHeardMs)))
+            }
+            deliver(deliveries)
+        }
+    }
+
+    public func connectionClosed(_ id: ConnectionID) {
+        queue.async { [self] in
+            spectators.remove(id)
+            lock.withLock { health.spectators = spectators.count }
+        }
+    }
+
+    public func received(_ text: String, from id: ConnectionID) {
+        queue.async { [self] in
+            guard let reply = RelayReplies.reply(to: text, version: follower.announced ?? 0) else { return }
+            deliver([.send(id, reply)])
+        }
+    }
+
+    // MARK: - NATS events (the relay's queue)
+
+    private func linkChanged(_ event: NATSLink.Event) {
+        let now = Self.nowMs()
+        switch event {
+        case .connected:
+            logger.notice("connected to NATS; following the venue's stream")
+            lock.withLock { health.nats = "connected" }
+            subscribeToTicks()
+            perform(follower.natsChanged(connected: true, now: now))
+        case .disconnected, .closed:
+            lock.withLock { health.nats = "reconnecting" }
+            sayWaiting("lost NATS")
+            perform(follower.natsChanged(connected: false, now: now))
+        }
+    }
+
+    private func heardState(_ message: NATSMessage, generation: Int) {
+        guard generation == self.generation else { return }
+        perform(follower.receivedState(message.data, now: Self.nowMs()))
+    }
+
+    private func heardTick(_ message: NATSMessage) {
+        perform(follower.receivedTick(message.data, now: Self.nowMs()))
+    }
+
+    private func clockTicked() {
+        let now = Self.nowMs()
+        perform(follower.clock(now: now))
+        if replayWanted { replay() }
+        ticksToReport -= 1
+        if ticksToReport <= 0 {
+            ticksToReport = 5_000 / Self.clockPeriodMs
+            reportWatchers()
+        }
+    }
+
+    // MARK: - Actions
+
+    private func perform(_ actions: [StreamFollower.Action]) {
+        var deliveries: [Delivery] = []
+        for action in actions {
+            switch action {
+            case .announce(let frames):
+                deliveries.append(.publishState(frames))
+            case .forwardTick(let pitch, let bytes):
+                deliveries.append(.publishTick(pitch: pitch, bytes: bytes))
+            case .forwardPresence(let bytes):
+                deliveries.append(.publishPresence(bytes))
+            case .replay(let reason):
+                logger.info("replaying the venue's stream", metadata: ["relay.reason": "\(reason)"])
+                replayWanted = true
+            case .reportJunk(let text):
+                logger.warning("skipped a message that is not the venue's gather.v2", metadata: ["relay.detail": "\(text)"])
+            case .linkLost(let sinceMs):
+                logger.warning("the venue went quiet", metadata: ["relay.last_heard_ms": "\(sinceMs)"])
+                let bytes = RelayReplies.link(live: false, sinceMs: sinceMs)
+                deliveries += spectators.sorted().map { .send($0, bytes) }
+            case .linkRestored:
+                logger.notice("hearing the venue again")
+                let bytes = RelayReplies.link(live: true, sinceMs: nil)
+                deliveries += spectators.sorted().map { .send($0, bytes) }
+            }
+        }
+        lock.withLock {
+            health.version = follower.announced
+            health.lastHeardMs = follower.lastHeardMs
+        }
+        if !deliveries.isEmpty { deliver(deliveries) }
+        if replayWanted { replay() }
+    }
+
+    // MARK: - Subscriptions
+
+    private func subscribeToTicks() {
+        guard ticksSubscription == nil, let handles = link.handles else { return }
+        var subscription: OpaquePointer?
+        let status = natsConnection_Subscribe(&subscription, handles.connection, configuration.venue.ticksSubject,
+                                              natsMessageThunk, ticksSubscriber.context)
+        guard status == NATS_OK else { return }
+        _ = natsSubscription_SetPendingLimits(subscription, 10_000, 8 << 20)
+        ticksSubscription = subscription
+    }
+
+    /// Reads the state subject again from its snapshot (an ordered consumer over everything the
+    /// stream holds for it: one snapshot and the patches after it), at most as often as `replay(Waiting)IntervalMs`.
+    private func replay() {
+        let now = Self.nowMs()
+        guard link.isConnected, let handles = link.handles else { return }
+        let interval = stateSubscription == nil ? Self.waitingIntervalMs : Self.replayIntervalMs
+        guard lastReplayAt == .min || now - lastReplayAt >= interval else { return }
+        lastReplayAt = now
+        replayWanted = false
+        if let stateSubscription {
+            _ = natsSubscription_Unsubscribe(stateSubscription)
+            natsSubscription_Destroy(stateSubscription)
+            self.stateSubscription = nil
+        }
+        generation += 1
+        let generation = self.generation
+        let subscriber = NATSSubscriber(queue: queue) { [weak self] in self?.heardState($0, generation: generation) }
+        retiredSubscribers.append(subscriber)
+        if retiredSubscribers.count > 4 { retiredSubscribers.removeFirst() }
+        follower.replayStarted()
+
+        var options = jsSubOptions()
+        jsSubOptions_Init(&options)
+        options.Ordered = true
+        options.Config.DeliverPolicy = js_DeliverAll
+        var errorCode = jsErrCode(0)
+        var subscription: OpaquePointer?
+        let status: natsStatus = configuration.streamName.withCString { stream in
+            options.Stream = stream
+            return js_Subscribe(&subscription, handles.jetStream, configuration.venue.stateSubject, natsMessageThunk,
+                                subscriber.context, nil, &options, &errorCode)
+        }
+        guard status == NATS_OK, let subscription else {
+            sayWaiting("the stream \(configuration.streamName) is not there yet (JetStream error \(errorCode.rawValue))")
+            replayWanted = true
+            return
+        }
+        _ = natsSubscription_SetPendingLimits(subscription, 100_000, 64 << 20)
+        stateSubscription = subscription
+        saidWaiting = false
+    }
+
+    private func reportWatchers() {
+        guard link.isConnected, let connection = link.handles?.connection else { return }
+        let bytes = Array("{\"relay\":\"\(configuration.relayID)\",\"spectators\":\(spectators.count)}".utf8)
+        _ = bytes.withUnsafeBufferPointer {
+            natsConnection_Publish(connection, configuration.venue.watchersSubject, $0.baseAddress, Int32($0.count))
+        }
+    }
+
+    private func sayWaiting(_ why: String) {
+        guard !saidWaiting else { return }
+        saidWaiting = true
+        logger.warning("waiting for the venue: \(why); serving the pages meanwhile")
+    }
+
+    public static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+}

@@ -1,0 +1,57 @@
+import CNats
+import Logging
+
+/// Creates the venue's JetStream stream when it is missing, with rollups allowed (a snapshot with
+/// `Nats-Rollup: sub` replaces everything before it, so the subject holds one snapshot and the
+/// patches after it).
+enum StreamSetup {
+    static func ensure(venue: VenueName, jetStream: OpaquePointer, logger: Logger) throws {
+        var info: UnsafeMutablePointer<jsStreamInfo>?
+        var errorCode = jsErrCode(0)
+        let found = js_GetStreamInfo(&info, jetStream, venue.streamName, nil, &errorCode)
+        if found == NATS_OK, let info {
+            defer { jsStreamInfo_Destroy(info) }
+            if !info.pointee.Config.pointee.AllowRollup {
+                info.pointee.Config.pointee.AllowRollup = true
+                var updated: UnsafeMutablePointer<jsStreamInfo>?
+                let status = js_UpdateStream(&updated, jetStream, info.pointee.Config, nil, &errorCode)
+                jsStreamInfo_Destroy(updated)
+                guard status == NATS_OK else { throw NATSFailure("the stream \(venue.streamName) does not allow rollups and cannot be changed", status) }
+                logger.notice("allowed rollups on the existing stream", metadata: ["stream.name": "\(venue.streamName)"])
+            }
+            return
+        }
+        guard errorCode == JSStreamNotFoundErr else {
+            throw NATSFailure("cannot read the stream \(venue.streamName) (JetStream error \(errorCode.rawValue))", found)
+        }
+        var config = jsStreamConfig()
+        jsStreamConfig_Init(&config)
+        let status: natsStatus = venue.streamName.withCString { name in
+            venue.stateSubject.withCString { subject in
+                var subjects: [UnsafePointer<CChar>?] = [subject]
+                return subjects.withUnsafeMutableBufferPointer { list in
+                    config.Name = name
+                    config.Subjects = list.baseAddress
+                    config.SubjectsLen = 1
+                    config.Storage = js_FileStorage
+                    config.AllowRollup = true
+                    config.AllowDirect = true
+                    config.MaxMsgSize = Int32(StreamMessageLimit.bytes)
+                    var created: UnsafeMutablePointer<jsStreamInfo>?
+                    let status = js_AddStream(&created, jetStream, &config, nil, &errorCode)
+                    jsStreamInfo_Destroy(created)
+                    return status
+                }
+            }
+        }
+        guard status == NATS_OK else {
+            throw NATSFailure("cannot create the stream \(venue.streamName) (JetStream error \(errorCode.rawValue))", status)
+        }
+        logger.notice("created the venue's stream", metadata: ["stream.name": "\(venue.streamName)",
+                                                               "stream.subject": "\(venue.stateSubject)"])
+    }
+}
+
+enum StreamMessageLimit {
+    static let bytes = StreamMessage.maximumBytes
+}

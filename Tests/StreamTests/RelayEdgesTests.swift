@@ -1,0 +1,50 @@
+import GatherModel
+import XCTest
+
+@testable import GatherStream
+
+/// The small pure edges: venue names, the relays' watcher reports, the relay's refusals.
+final class RelayEdgesTests: XCTestCase {
+    func testVenueNames() {
+        XCTAssertEqual(VenueName("riverside-2")?.stateSubject, "gather.riverside-2.state")
+        XCTAssertEqual(VenueName("riverside")?.streamName, "GATHER_riverside")
+        for bad in ["", "Riverside", "a.b", "a*", "a>", "a b", String(repeating: "a", count: 33), "é"] {
+            XCTAssertNil(VenueName(bad), bad)
+        }
+        XCTAssertEqual(VenueName.fromHostName("Club-Laptop.local")?.rawValue, "club-laptop")
+        XCTAssertNil(VenueName.fromHostName("..."))
+    }
+
+    func testWatchersAreSummedOverRelaysHeardInTheLastFifteenSeconds() {
+        var tally = WatcherTally()
+        XCTAssertTrue(tally.record(Array("{\"relay\":\"a\",\"spectators\":200}".utf8), now: 0))
+        XCTAssertTrue(tally.record(Array("{\"relay\":\"b\",\"spectators\":90}".utf8), now: 5_000))
+        XCTAssertFalse(tally.record(Array("{\"relay\":\"b\",\"spectators\":90}".utf8), now: 6_000))
+        XCTAssertEqual(tally.total, 290)
+        XCTAssertFalse(tally.record(Array("{\"relay\":\"c\",\"spectators\":-1}".utf8), now: 6_000))
+        XCTAssertFalse(tally.record(Array("junk".utf8), now: 6_000))
+        XCTAssertFalse(tally.expire(now: 15_000))
+        XCTAssertTrue(tally.expire(now: 15_001))
+        XCTAssertEqual(tally.total, 90)
+    }
+
+    func testARelayRefusesLoginsAndCommandsAndSaysWhere() throws {
+        func reply(_ text: String) throws -> JSONValue {
+            try JSONValue.parse(XCTUnwrap(RelayReplies.reply(to: text, version: 7))).get()
+        }
+        let login = try reply("{\"type\":\"login\",\"id\":\"r1\",\"username\":\"a\",\"password\":\"b\"}")
+        XCTAssertEqual(login["code"], "tls_required")
+        XCTAssertEqual(login["id"], "r1")
+        XCTAssertEqual(login["message"]?.stringValue, RelayReplies.readOnly)
+        let command = try reply("{\"type\":\"command\",\"id\":\"c1\",\"action\":{\"kind\":\"score\"}}")
+        XCTAssertEqual(command, ["type": "rejected", "id": "c1", "code": "forbidden",
+                                 "message": .string(RelayReplies.readOnly), "version": 7])
+        XCTAssertEqual(try reply("nope")["code"], "bad_json")
+    }
+
+    func testLinkMessages() throws {
+        XCTAssertEqual(try JSONValue.parse(RelayReplies.link(live: false, sinceMs: 1_700_000_000_123)).get(),
+                       ["type": "link", "live": false, "since": "2023-11-14T22:13:20.123Z"])
+        XCTAssertEqual(try JSONValue.parse(RelayReplies.link(live: true, sinceMs: nil)).get(), ["type": "link", "live": true])
+    }
+}

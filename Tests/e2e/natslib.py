@@ -1,0 +1,216 @@
+"""A real `nats-server` (JetStream on, a temporary store) for the relay tests, and a small
+reader of the venue's stream through nats-py (an independent NATS client, not our code).
+
+The server listens on a port of its choosing (`-p -1`), which it prints; a restart reuses that
+port and the store, as an operator restarting it would.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+import nats
+
+NATS_SERVER = os.environ.get("NATS_SERVER_BIN", "nats-server")
+
+
+class NatsServer:
+    def __init__(self, config: str | None = None):
+        self._tmp = tempfile.TemporaryDirectory(prefix="gather-nats-")
+        self.store = os.path.join(self._tmp.name, "js")
+        self.port = -1
+        self.config = config
+        self.process: subprocess.Popen | None = None
+        self.log: list[str] = []
+        # A leaf listener's port (config `LEAF_PORT`, -1 at first), kept across restarts.
+        self.leaf_port = -1
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 15) -> "NatsServer":
+        args = [NATS_SERVER, "-a", "127.0.0.1", "-p", str(self.port)]
+        if not self.config:
+            args += ["-js", "-sd", self.store]
+        else:  # the configuration has its own jetstream block, with STORE_DIR
+            path = os.path.join(self._tmp.name, "server.conf")
+            with open(path, "w") as handle:
+                handle.write(self.config.replace("STORE_DIR", self.store).replace("LEAF_PORT", str(self.leaf_port)))
+            args += ["-c", path]
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        ready = threading.Event()
+
+        def pump(stream):
+            for line in stream:
+                self.log.append(line.rstrip("\n"))
+                found = re.search(r"Listening for client connections on [^:]+:(\d+)", line)
+                if found:
+                    self.port = int(found.group(1))
+                leaf = re.search(r"Listening for leafnode connections on [^:]+:(\d+)", line)
+                if leaf:
+                    self.leaf_port = int(leaf.group(1))
+                if "Server is ready" in line:
+                    ready.set()
+        threading.Thread(target=pump, args=(self.process.stderr,), daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while not ready.wait(0.05):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop(signal.SIGKILL)
+                raise RuntimeError(f"nats-server did not start: {self.log[-5:]}")
+        return self
+
+    def stop(self, sig: int = signal.SIGTERM):
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.process = None
+
+    def cleanup(self):
+        self.stop(signal.SIGKILL)
+        self._tmp.cleanup()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+
+async def read_subject(url: str, stream: str, subject: str, count: int | None = None, timeout: float = 5,
+                       **connect) -> list:
+    """Every message the stream holds for `subject`, in order (an ordered consumer from the start)."""
+    nc = await nats.connect(url, connect_timeout=5, allow_reconnect=False, **connect)
+    try:
+        js = nc.jetstream()
+        info = await js.stream_info(stream)
+        total = count if count is not None else info.state.messages
+        sub = await js.subscribe(subject, stream=stream, ordered_consumer=True,
+                                 deliver_policy=nats.js.api.DeliverPolicy.ALL)
+        out = []
+        while len(out) < total:
+            out.append(await sub.next_msg(timeout=timeout))
+        await sub.unsubscribe()
+        return out
+    finally:
+        await nc.close()
+
+
+async def wait_for(predicate, timeout: float, what: str, interval: float = 0.05):
+    """Polls `predicate` (sync or async) until true, at most `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if asyncio.iscoroutine(value):
+            value = await value
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await asyncio.sleep(interval)
+
+
+class RelayProcess:
+    """One real `gather relay` on loopback, reading a venue's stream from `nats_url`."""
+
+    def __init__(self, nats_url: str, venue: str = "riverside", extra_args: tuple[str, ...] = (),
+                 env: dict | None = None):
+        from gatherlib import BINARY, PUBLIC
+        self.args = [BINARY, "relay", "--host", "127.0.0.1", "--port", "0", "--public", PUBLIC,
+                     "--nats", nats_url, "--venue", venue, *extra_args]
+        self.env = env
+        self.port = 0
+        self.process: subprocess.Popen | None = None
+        self.output: list[str] = []
+        self.errors: list[str] = []
+
+    def start(self, timeout: float = 30) -> "RelayProcess":
+        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        env={**os.environ, **self.env} if self.env else None)
+        ready = threading.Event()
+
+        def pump(stream, sink, marker):
+            for line in stream:
+                sink.append(line.rstrip("\n"))
+                if marker and line.startswith("gather: listening on port"):
+                    self.port = int(line.rsplit(" ", 1)[1])
+                    ready.set()
+        threading.Thread(target=pump, args=(self.process.stdout, self.output, True), daemon=True).start()
+        threading.Thread(target=pump, args=(self.process.stderr, self.errors, False), daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while not ready.wait(0.05):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop(signal.SIGKILL)
+                raise RuntimeError(f"gather relay did not start: {self.errors[-5:]} {self.output[-5:]}")
+        return self
+
+    def stop(self, sig: int = signal.SIGINT) -> int | None:
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        code = self.process.returncode
+        self.process = None
+        return code
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop(signal.SIGKILL)
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/live"
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        import http.client
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            return response.status, response.read()
+        finally:
+            connection.close()
+
+    def health(self) -> dict:
+        import json
+        status, body = self.get("/healthz")
+        assert status == 200, status
+        return json.loads(body)
+
+
+def start_all(*processes):
+    """Starts processes in parallel (each start waits for its ready line)."""
+    errors = []
+
+    def starter(process):
+        try:
+            process.start()
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+    threads = [threading.Thread(target=starter, args=(process,)) for process in processes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    if errors:
+        raise errors[0]
+    return processes
