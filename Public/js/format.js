@@ -66,7 +66,8 @@ export function eventText(event, gather, byId = new Map(), withOrganiser = true)
       const scorer = scorerText(event, byId);
       return `${minute} Goal ${team}${scorer ? ` — ${scorer}` : ""}${event.cancelled ? " (cancelled)" : ""}${by}`;
     }
-    case "goalCancelled": return `${minute} Goal cancelled ${team}${by}`;
+    case "goalCancelled": return `${minute} Goal cancelled ${team}${event.undone ? " (undone)" : ""}${by}`;
+    case "goalRestored": return `${minute} Goal brought back ${team}${by}`;
     case "kickoff": return `Kick-off${by}`;
     case "timerSet": return `Timer set${by}`;
     case "timerStarted": return `Timer started${by}`;

@@ -77,7 +77,7 @@ extension CoordinatorCore {
         var next = state
         // Only a new gather draws an id, so ids are not spent on every command.
         let gatherID = decoded.createsGather ? environment.newGatherID() : ""
-        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID)
+        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID, confirmed: command.confirmed)
         switch GatherRules.apply(decoded, to: &next, context: context) {
         case .failure(let rejection): return .rejected(rejection)
         case .success:

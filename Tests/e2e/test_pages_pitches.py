@@ -122,7 +122,9 @@ def test_the_organiser_names_the_scorer_in_two_taps_and_a_phone_sees_it_within_a
         console.click("#timeline li.goal button[aria-label^='Cancel the goal']")
         phone.wait_text("#score-a", "0")
         phone.wait(lambda: phone.find("#goals li.cancelled").is_displayed(), what="the goal struck through")
-        assert console.driver.find_elements(By.CSS_SELECTOR, "#timeline li.goal button") == []
+        # A cancelled goal offers only to bring it back (issue 23).
+        buttons = console.driver.find_elements(By.CSS_SELECTOR, "#timeline li.goal button")
+        assert [button.text for button in buttons] == ["Bring back"]
 
 
 # MARK: - Several pitches
@@ -214,10 +216,13 @@ def test_the_console_works_on_the_pitch_it_is_switched_to(browsers):
     with GatherServer() as server:
         set_up(server, match(1, [0, 1], [2, 3]))
         console = browsers(server, *PHONE).login(ORGANISER, PASSWORD)
-        # Add a pitch in the manage area: the console switches to it.
+        # Add a pitch in the manage area: the console stays on Pitch 1 (issue 23) and says how to switch.
         console.click("#pitch-manage summary")
         console.fill("#pitch-add [name=name]", "South")
         console.click("#pitch-add button")
+        console.wait(lambda: "South added" in console.text("#notice"), what="the new pitch announced")
+        assert Select(console.find("#pitch-select")).first_selected_option.text.startswith("Pitch 1")
+        Select(console.find("#pitch-select")).select_by_visible_text("South — free")
         console.wait(lambda: Select(console.find("#pitch-select")).first_selected_option.text.startswith("South"),
                      what="the new pitch chosen")
         options = [option.text for option in Select(console.find("#pitch-select")).options]
@@ -247,6 +252,7 @@ def test_the_console_works_on_the_pitch_it_is_switched_to(browsers):
         # Everything the console sends goes to South; Pitch 1 is untouched.
         phone = browsers(server, *PHONE).open("/?pitch=2")
         phone.wait_text("#connection", "Live")
+        console.driver.execute_script("window.scrollTo(0, 0)")  # the match controls, clear of the sticky header
         console.click("[data-score=B][data-delta='1']")
         phone.wait_text("#score-b", "1")
         spectator = browsers(server, *PHONE).open("/?pitch=1")
@@ -259,6 +265,7 @@ def test_the_console_works_on_the_pitch_it_is_switched_to(browsers):
         console.wait(lambda: Select(console.find("#pitch-select")).first_selected_option.text.startswith("South"),
                      what="South remembered")
         Select(console.find("#pitch-select")).select_by_value("1")
+        console.driver.execute_script("window.scrollTo(0, 0)")  # the tabs, clear of the sticky header
         console.click("[data-tab=gather]")
         console.wait_text("#match-b-score", "0")
         # Ratings and records: after South ends, its players show one game each.
