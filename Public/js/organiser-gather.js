@@ -16,8 +16,10 @@ export class GatherView {
     for (const team of ["A", "B"]) {
       $(`#name-${team.toLowerCase()}`).addEventListener("change", (event) => this.rename(team, event.target));
     }
-    this.match = new MatchControls(live, this.perform, pitch,
-      (team, reply) => this.scorer.openForNewGoal(team, reply, () => this.gather()));
+    this.match = new MatchControls(live, this.perform, pitch, (team, reply) => {
+      this.markPending(team, reply);
+      this.scorer.openForNewGoal(team, reply, () => this.gather());
+    });
     for (const team of ["A", "B"]) {
       const select = $(`#kit-${team.toLowerCase()}`);
       replace(select, Object.entries(KIT_COLOURS).map(([value, kit]) => h("option", { value }, kit.label)));
@@ -37,6 +39,32 @@ export class GatherView {
   }
 
   gather() { return gatherOn(this.live.state, this.pitch()); }
+
+  /// A +1 not yet acknowledged (offline, or a slow Wi-Fi) shows "+1 sending…" beside the score
+  /// until the server answers: the score itself only counts what the server has.
+  markPending(team, reply) {
+    this.pendingGoals = this.pendingGoals || { A: 0, B: 0 };
+    this.pendingGoals[team] += 1;
+    const show = setTimeout(() => this.showPending(), 300); // an answer within 300 ms shows nothing
+    Promise.resolve(reply).finally(() => {
+      clearTimeout(show);
+      this.pendingGoals[team] -= 1;
+      this.showPending();
+    });
+  }
+
+  showPending() {
+    for (const team of ["A", "B"]) {
+      const score = $(`#match-${team.toLowerCase()}-score`);
+      let mark = score.parentElement.querySelector(`.pending-goal[data-team="${team}"]`);
+      if (!mark) {
+        mark = h("span", { class: "pending-goal", dataset: { team }, role: "status" });
+        score.after(mark);
+      }
+      const count = this.pendingGoals[team];
+      mark.textContent = count > 0 ? `+${count} sending…` : "";
+    }
+  }
 
   render(state) {
     const gather = gatherOn(state, this.pitch());

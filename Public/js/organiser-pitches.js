@@ -65,7 +65,8 @@ export class PitchSwitcher {
 function situation(gather) {
   if (!gather) return " — free";
   if (gather.phase === "setup") return " — line-up";
-  return ` — ${gather.score.A}–${gather.score.B}${gather.timer.status === "finished" ? ", full time" : ", live"}`;
+  const status = gather.timer.status;
+  return ` — ${gather.score.A}–${gather.score.B}${status === "finished" ? ", full time" : status === "paused" ? ", paused" : ", live"}`;
 }
 
 function readStored() {

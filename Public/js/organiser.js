@@ -9,6 +9,7 @@ import { gatherOn, pitchById } from "./state.js";
 import { Tabs } from "./tabs.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
+import { StandingsTable } from "./spectator-table.js";
 import { AccountsView, sessionEndedText } from "./organiser-accounts.js";
 import { ActivityView } from "./organiser-activity.js";
 
@@ -52,6 +53,7 @@ startPage((client) => {
   accounts = new AccountsView(live, notify);
   activity = new ActivityView(live);
   const announcer = new Announcer();
+  const table = new StandingsTable();
 
   function render(state) {
     pitches.render(state);
@@ -60,6 +62,7 @@ startPage((client) => {
     $("#header-pitch").textContent = pitch ? pitch.name : "";
     players.render(state);
     gather.render(state);
+    table.render(state);
     announcer.update(state, [currentPitch()]);
     keepAwakeWhileTimerRuns();
   }
@@ -114,7 +117,10 @@ $("#register-form").addEventListener("submit", async (event) => {
   else notify(reply.message);
 });
 
-$("#logout").addEventListener("click", () => live.logout());
+// Asks first: a stray tap beside the pitch switcher must not end the session mid-match.
+$("#logout").addEventListener("click", () => {
+  if (confirm(`Log out ${live.username || ""}? You need your password to log in again.`.replace("  ", " "))) live.logout();
+});
 
 
 // A QR code from the Group tab carries the invite code after '#': fill it in, keep it off the server.

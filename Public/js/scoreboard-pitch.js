@@ -2,7 +2,7 @@
 // the scorer's name in the status line.
 
 import { $ } from "./dom.js";
-import { clock, scorerText } from "./format.js";
+import { clock, flashText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
 import { pitchById, playersById } from "./state.js";
 import { fitNames } from "./scoreboard-fit.js";
@@ -50,9 +50,7 @@ export class PitchBoard {
   }
 
   celebrate(goal, gather) {
-    // The scorer alone: the assist would not fit the status line from across a hall.
-    const scorer = scorerText(goal, playersById(this.live.state), false);
-    this.flash = { text: `Goal! ${scorer || gather.teams[goal.team].name}`, until: Date.now() + FLASH_MS };
+    this.flash = { text: flashText(goal, gather, playersById(this.live.state)), until: Date.now() + FLASH_MS };
     clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => this.renderStatus(), FLASH_MS + 50);
   }

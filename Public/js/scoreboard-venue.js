@@ -3,7 +3,7 @@
 // pitch for a few seconds.
 
 import { $, h, replace } from "./dom.js";
-import { clock, lastGoalText, scorerText } from "./format.js";
+import { clock, flashText, lastGoalText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
 import { shownPitches, latestGoal, pitchById, playersById } from "./state.js";
 import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
@@ -45,8 +45,9 @@ export class VenueBoard {
     const goal = latestGoal(gather);
     const flashing = (this.flashes.get(pitch.id) || 0) > Date.now();
     const line = !goal ? (gather.phase === "setup" ? "Kick-off soon" : "")
-      : flashing ? `Goal! ${scorerText(goal, byId, false) || gather.teams[goal.team].name}`
+      : flashing ? flashText(goal, gather, byId)
       : lastGoalText(goal, gather, byId);
+    const paused = gather.phase === "live" && gather.timer.status === "paused";
     // The grid puts names above scores; a screen reader gets the score as one sentence.
     const card = h("li", { class: "venue-pitch", dataset: { pitch: pitch.id, finished: String(gather.timer.status === "finished") } },
       h("h2", { class: "venue-name" }, pitch.name),
@@ -56,6 +57,7 @@ export class VenueBoard {
       h("div", { class: "venue-goals a", "aria-hidden": "true" }, gather.score.A),
       h("div", { class: "venue-goals b", "aria-hidden": "true" }, gather.score.B),
       h("p", { class: "venue-clock", dataset: { clockPitch: pitch.id } }, "--:--"),
+      paused ? h("p", { class: "venue-paused" }, "Paused") : null,
       h("p", { class: "venue-goal", dataset: { flash: String(flashing) } }, line));
     paintKits(card, gather.teams);
     return card;

@@ -31,6 +31,13 @@ startPage((live) => {
 
 // MARK: - Projector comforts
 
+/// The spectator address in letters beside the QR code, for phones that will not scan it.
+fetch("/api/join.json", { cache: "no-store" }).then((response) => (response.ok ? response.json() : null)).then((join) => {
+  if (join && typeof join.spectatorURL === "string") {
+    $("#join-address").textContent = join.spectatorURL.replace(/^https?:\/\//, "").replace(/\/$/, "");
+  }
+}).catch(() => { /* offline: the QR code still works */ });
+
 const fullscreen = $("#fullscreen");
 fullscreen.hidden = !document.fullscreenEnabled; // iPhones have no full screen for pages
 fullscreen.addEventListener("click", () => {

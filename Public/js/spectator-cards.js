@@ -18,7 +18,7 @@ function card(pitch, byId, state) {
   const gather = pitch.gather;
   const goal = latestGoal(gather);
   const phase = gather.phase === "setup" ? "Line-up being picked"
-    : gather.timer.status === "finished" ? "Full time" : "Live";
+    : gather.timer.status === "finished" ? "Full time" : gather.timer.status === "paused" ? "Paused" : "Live";
   const element = h("li", { class: "card pitch-card", dataset: { pitch: pitch.id } },
     h("h3", {}, h("a", { href: `/?pitch=${pitch.id}`, class: "stretched" }, pitch.name)),
     h("p", { class: "phase" }, phase),

@@ -47,7 +47,8 @@ export function renderMatch(state, pitchId, named) {
   }
   const byId = playersById(state);
   const finished = gather.timer.status === "finished";
-  $("#phase").textContent = finished ? "Full time" : phaseText[gather.phase] || gather.phase;
+  const paused = gather.phase === "live" && gather.timer.status === "paused";
+  $("#phase").textContent = finished ? "Full time" : paused ? "Paused" : phaseText[gather.phase] || gather.phase;
   for (const team of ["A", "B"]) {
     const low = team.toLowerCase();
     $(`#team-${low}-name`).textContent = gather.teams[team].name;

@@ -53,7 +53,7 @@ enum Server {
         } catch {
             throw StartupFailure(description: "cannot keep the invite code: \(error)")
         }
-        let links = ServerLinks(identity: identity, host: settings.host)
+        let links = ServerLinks(identity: identity, host: settings.host, hasTrustPage: certificates.caCertificatePath != nil)
         let hasher = PasswordHasher()
         let environment = CoordinatorEnvironment(
             now: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
@@ -102,7 +102,8 @@ enum Server {
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
                                 stream: { VenueStream.healthFields(publisher) },
                                 streamMetrics: { VenueStream.metricsText(publisher) },
-                                caCertificate: caCertificate, links: links,
+                                caCertificate: caCertificate,
+                                caFingerprint: caCertificate == nil ? nil : certificates.fingerprintSHA256, links: links,
                                 metricsReaders: settings.metricsReaders)
         var configuration = TransportConfiguration(
             host: settings.host, port: settings.port,
