@@ -9,20 +9,8 @@ import nats
 import pytest
 import websockets
 
-from gatherlib import GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, start_all, wait_for
-
-V2 = ("gather.v2",)
-VENUE = "riverside"
-
-
-def venue_server(nats_url: str, **kwargs) -> GatherServer:
-    return GatherServer(extra_args=("--nats", nats_url, "--venue", VENUE), **kwargs)
-
-
-async def relay_client(relay: RelayProcess) -> Live:
-    return await Live.connect(None, subprotocols=V2, url=relay.ws_url)
-
+from gatherlib import Live, run, signed_in
+from natslib import V2, VENUE, NatsServer, RelayProcess, relay_client, running, venue_server, wait_for
 
 async def record(client: Live, states: dict, until_version: int, timeout: float = 10):
     """Reads until `until_version`, recording the state of every version the client passes."""
@@ -105,8 +93,7 @@ def test_ticks_travel_through_relays_and_relay_spectators_count_as_remote_in_the
     with NatsServer() as broker:
         server = venue_server(broker.url)
         relays = [RelayProcess(broker.url, extra_args=("--relay-id", f"r{n}")) for n in (1, 2)]
-        start_all(server, *relays)
-        try:
+        with running(server, *relays):
             async def scenario():
                 followers = [await relay_client(relays[0]), await relay_client(relays[0]), await relay_client(relays[1])]
                 for follower in followers:
@@ -130,18 +117,13 @@ def test_ticks_travel_through_relays_and_relay_spectators_count_as_remote_in_the
                 for client in (*followers, ann):
                     await client.close()
             run(scenario())
-        finally:
-            for process in (*relays, server):
-                process.stop()
-            server.cleanup()
 
 
 def test_a_relay_refuses_logins_commands_and_gather_v1_and_nothing_changes():
     with NatsServer() as broker:
         server = venue_server(broker.url)
         relay = RelayProcess(broker.url)
-        start_all(server, relay)
-        try:
+        with running(server, relay):
             async def scenario():
                 follower = await relay_client(relay)
                 await follower.until(lambda m: m["type"] == "snapshot", 10)
@@ -170,17 +152,13 @@ def test_a_relay_refuses_logins_commands_and_gather_v1_and_nothing_changes():
                 for client in (follower, door):
                     await client.close()
             run(scenario())
-        finally:
-            relay.stop()
-            server.cleanup()
 
 
 def test_junk_and_a_gap_on_the_subject_never_stop_a_relay():
     with NatsServer() as broker:
         server = venue_server(broker.url)
         relay = RelayProcess(broker.url)
-        start_all(server, relay)
-        try:
+        with running(server, relay):
             async def scenario():
                 follower = await relay_client(relay)
                 await follower.until(lambda m: m["type"] == "snapshot", 10)
@@ -204,9 +182,6 @@ def test_junk_and_a_gap_on_the_subject_never_stop_a_relay():
                 for client in (follower, ann):
                     await client.close()
             run(scenario())
-        finally:
-            relay.stop()
-            server.cleanup()
 
 
 @pytest.mark.parametrize("arguments, message", [

@@ -11,11 +11,9 @@ import time
 import jsonpatch
 
 import rawws
-from gatherlib import GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, start_all
+from gatherlib import run, signed_in
+from natslib import V2, NatsServer, RelayProcess, relay_client, running, venue_server
 from test_gather_v2 import WIDE, WIDE_ID, FrameReader
-
-V2 = ("gather.v2",)
 
 
 def plain_handshake(port: int, socket_options) -> tuple[socket.socket, bytes]:
@@ -39,12 +37,11 @@ def plain_handshake(port: int, socket_options) -> tuple[socket.socket, bytes]:
 
 def test_a_relay_spectator_that_stops_reading_gets_one_snapshot_and_holds_up_nobody():
     with NatsServer() as broker:
-        server = GatherServer(extra_args=("--nats", broker.url, "--venue", "riverside"))
+        server = venue_server(broker.url)
         relay = RelayProcess(broker.url)
-        start_all(server, relay)
-        try:
+        with running(server, relay):
             async def scenario():
-                reading = await Live.connect(None, subprotocols=V2, url=relay.ws_url)
+                reading = await relay_client(relay)
                 await reading.until(lambda m: m["type"] == "snapshot", 10)
                 ann = await signed_in(server, "ann", subprotocols=V2)
                 options = ((socket.SOL_SOCKET, socket.SO_RCVBUF, 4096), (socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536))
@@ -81,6 +78,3 @@ def test_a_relay_spectator_that_stops_reading_gets_one_snapshot_and_holds_up_nob
                 for client in (reading, ann):
                     await client.close()
             run(scenario())
-        finally:
-            relay.stop()
-            server.cleanup()
