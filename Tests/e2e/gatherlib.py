@@ -71,7 +71,22 @@ def spawn_until_ready(args: list[str], on_line, output: list[str], errors: list[
     return process
 
 
-class GatherServer:
+class TemporaryProcess:
+    """A child process with a temporary folder of its own (`self._tmp`): `with` starts it, and on
+    the way out it is killed and the folder removed. Subclasses give `start()` and `stop(sig)`."""
+
+    def cleanup(self):
+        self.stop(signal.SIGKILL)
+        self._tmp.cleanup()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+
+class GatherServer(TemporaryProcess):
     """One real `gather serve` process on loopback."""
 
     def __init__(self, data_dir: str | None = None, cert_dir: str | None = None, port: int | None = None,
@@ -122,16 +137,6 @@ class GatherServer:
         code = stop_process(self.process, sig, timeout)
         self.process = None
         return code
-
-    def cleanup(self):
-        self.stop(signal.SIGKILL)
-        self._tmp.cleanup()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.cleanup()
 
     # MARK: - HTTP over verified TLS
 

@@ -18,14 +18,14 @@ import time
 
 import nats
 
-from gatherlib import GatherServer, Live, spawn_until_ready, stop_process, wait_ready
+from gatherlib import GatherServer, Live, TemporaryProcess, spawn_until_ready, stop_process, wait_ready
 
 NATS_SERVER = os.environ.get("NATS_SERVER_BIN", "nats-server")
 V2 = ("gather.v2",)
 VENUE = "riverside"
 
 
-class NatsServer:
+class NatsServer(TemporaryProcess):
     def __init__(self, config: str | None = None):
         self._tmp = tempfile.TemporaryDirectory(prefix="gather-nats-")
         self.store = os.path.join(self._tmp.name, "js")
@@ -76,16 +76,6 @@ class NatsServer:
             return
         stop_process(self.process, sig)
         self.process = None
-
-    def cleanup(self):
-        self.stop(signal.SIGKILL)
-        self._tmp.cleanup()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.cleanup()
 
 
 async def read_subject(url: str, stream: str, subject: str, count: int | None = None, timeout: float = 5,
