@@ -38,7 +38,7 @@ extension CoordinatorCore {
             }
         } catch {
             logger.error("command failed inside the server", metadata: [
-                "command.id": "\(id)", "client.id": "\(client)", "error": "\(error)",
+                "command.id": "\(LogText.escaped(id))", "client.id": "\(client)", "error": "\(error)",
             ])
             sendError(.internalError, "The server could not save this change; nothing was applied. Try again.",
                       id: id, to: client, into: &effects)

@@ -90,7 +90,14 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
 
     public func connectionClosed(_ id: ConnectionID) { post(.clientDisconnected(id)) }
 
-    public func received(_ text: String, from id: ConnectionID) { post(.messageReceived(id, text: text)) }
+    /// Once the message is handled the Transport hears so (`.handled`), after the replies it
+    /// caused: it reads no further from a connection with too many messages waiting here.
+    public func received(_ text: String, from id: ConnectionID) {
+        queue.async {
+            self.execute(self.core.handle(.messageReceived(id, text: text)))
+            self.deliver([.handled(id)])
+        }
+    }
 
     /// The relays' spectators, from the venue stream's publisher (any thread).
     public func remoteSpectatorsCounted(_ count: Int) { post(.remoteSpectatorsCounted(count)) }

@@ -1,30 +1,6 @@
 import GatherDelivery
 
-/// Messages per connection: bursts up to `capacity`, refilled at `ratePerSecond`.
-struct TokenBucket: Equatable {
-    let capacity: Double
-    let ratePerSecond: Double
-    private(set) var tokens: Double
-    private(set) var updatedAt: Int64
-
-    init(capacity: Double, ratePerSecond: Double, now: Int64) {
-        self.capacity = capacity
-        self.ratePerSecond = ratePerSecond
-        tokens = capacity
-        updatedAt = now
-    }
-
-    /// Takes one token if there is one.
-    mutating func take(now: Int64) -> Bool {
-        if now > updatedAt {
-            tokens = min(capacity, tokens + Double(now - updatedAt) / 1000 * ratePerSecond)
-            updatedAt = now
-        }
-        guard tokens >= 1 else { return false }
-        tokens -= 1
-        return true
-    }
-}
+// `TokenBucket` lives in GatherDelivery: the Transport takes its tokens from the same type.
 
 /// `login`/`register` attempts per key (an address, or a username from an address), counted
 /// the moment an attempt is admitted — so attempts sent in parallel, or on connections closed
