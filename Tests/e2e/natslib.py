@@ -213,6 +213,24 @@ def running(server: GatherServer, *relays: RelayProcess, relay_signal: int = sig
         server.cleanup()
 
 
+@contextlib.contextmanager
+def venue_and_relay(relay_signal: int = signal.SIGINT):
+    """A fresh nats-server, a venue publishing to it and one relay following it, all started;
+    yields (broker, server, relay) and takes them all down on the way out."""
+    with NatsServer() as broker:
+        server = venue_server(broker.url)
+        relay = RelayProcess(broker.url)
+        with running(server, relay, relay_signal=relay_signal):
+            yield broker, server, relay
+
+
+async def relay_follower(relay: RelayProcess) -> Live:
+    """A relay spectator that already holds the relay's snapshot."""
+    client = await relay_client(relay)
+    await client.until(lambda m: m["type"] == "snapshot", 10)
+    return client
+
+
 async def slowest_ack(client: Live, count: int = 20) -> float:
     """Adds `count` players one at a time, each acked; the slowest round trip in seconds."""
     slowest = 0.0

@@ -8,7 +8,9 @@ import pytest
 import websockets
 
 from gatherlib import Live, run, signed_in
-from natslib import V2, NatsServer, RelayProcess, relay_client, running, slowest_ack, venue_server, wait_for
+from natslib import (V2, NatsServer, RelayProcess, relay_client, running, slowest_ack, venue_and_relay, venue_server,
+                     wait_for)
+
 
 class Follower:
     """A relay spectator that moves to the next relay when its relay dies, as the pages do when
@@ -87,49 +89,46 @@ def test_kill_9_a_relay_its_spectators_move_to_the_other_and_never_go_back():
 
 @pytest.mark.timing
 def test_kill_9_the_venue_relays_say_the_link_is_lost_then_versions_continue_after_its_restart():
-    with NatsServer() as broker:
-        server = venue_server(broker.url)
-        relay = RelayProcess(broker.url)
-        with running(server, relay, relay_signal=signal.SIGKILL):
-            async def scenario():
-                follower = await relay_client(relay)
-                ann = await signed_in(server, "ann", subprotocols=V2)
-                for name in ("Ann", "Ben"):
-                    await ann.command({"kind": "addPlayer", "name": name})
-                await follower.wait_snapshot(ann.version)
-                version, state = ann.version, ann.snapshot
-                await ann.close()
-                server.stop(signal.SIGKILL)
-                killed_at = time.monotonic()
+    with venue_and_relay(relay_signal=signal.SIGKILL) as (broker, server, relay):
+        async def scenario():
+            follower = await relay_client(relay)
+            ann = await signed_in(server, "ann", subprotocols=V2)
+            for name in ("Ann", "Ben"):
+                await ann.command({"kind": "addPlayer", "name": name})
+            await follower.wait_snapshot(ann.version)
+            version, state = ann.version, ann.snapshot
+            await ann.close()
+            server.stop(signal.SIGKILL)
+            killed_at = time.monotonic()
 
-                lost = await follower.until(lambda m: m["type"] == "link", 15)
-                silent_for = time.monotonic() - killed_at
-                assert lost["live"] is False and lost["since"].endswith("Z"), lost
-                assert 9 <= silent_for <= 14, f"link lost after {silent_for:.1f} s of silence"
-                health = relay.health()
-                assert health["version"] == version and health["lastHeardMs"] >= 10_000
-                # A new spectator gets the last state, then the word that it is not live.
-                late = await relay_client(relay)
-                snapshot = await late.next()
-                assert (snapshot["version"], snapshot["state"]) == (version, state)
-                assert (await late.next())["type"] == "link"
+            lost = await follower.until(lambda m: m["type"] == "link", 15)
+            silent_for = time.monotonic() - killed_at
+            assert lost["live"] is False and lost["since"].endswith("Z"), lost
+            assert 9 <= silent_for <= 14, f"link lost after {silent_for:.1f} s of silence"
+            health = relay.health()
+            assert health["version"] == version and health["lastHeardMs"] >= 10_000
+            # A new spectator gets the last state, then the word that it is not live.
+            late = await relay_client(relay)
+            snapshot = await late.next()
+            assert (snapshot["version"], snapshot["state"]) == (version, state)
+            assert (await late.next())["type"] == "link"
 
-                server.start()  # same folders, same port
-                back = await follower.until(lambda m: m["type"] == "link", 10)
-                assert back == {"type": "link", "live": True}
-                ann = await signed_in(server, "ann2", subprotocols=V2)
-                await ann.command({"kind": "addPlayer", "name": "Cat"})
-                assert ann.version > version
-                for client in (follower, late):
-                    await client.wait_snapshot(ann.version, timeout=10)
-                    assert client.snapshot == ann.snapshot
-                # Through the restart: one snapshot, then the venue's patches, in order.
-                states = [m for m in follower.messages if m["type"] in ("snapshot", "patch")]
-                assert [m["type"] for m in states].count("snapshot") == 1, states
-                assert [m["version"] for m in states] == list(range(states[0]["version"], ann.version + 1))
-                for client in (follower, late, ann):
-                    await client.close()
-            run(scenario())
+            server.start()  # same folders, same port
+            back = await follower.until(lambda m: m["type"] == "link", 10)
+            assert back == {"type": "link", "live": True}
+            ann = await signed_in(server, "ann2", subprotocols=V2)
+            await ann.command({"kind": "addPlayer", "name": "Cat"})
+            assert ann.version > version
+            for client in (follower, late):
+                await client.wait_snapshot(ann.version, timeout=10)
+                assert client.snapshot == ann.snapshot
+            # Through the restart: one snapshot, then the venue's patches, in order.
+            states = [m for m in follower.messages if m["type"] in ("snapshot", "patch")]
+            assert [m["type"] for m in states].count("snapshot") == 1, states
+            assert [m["version"] for m in states] == list(range(states[0]["version"], ann.version + 1))
+            for client in (follower, late, ann):
+                await client.close()
+        run(scenario())
 
 
 @pytest.mark.timing
