@@ -63,8 +63,7 @@ extension CoordinatorCore {
         }
         let subjects = GatherRules.subjects(of: decoded, in: state)
         if base < version {
-            switch try arbiter.judge(after: base, version: version, subjects: subjects, organiser: organiser,
-                                     store: store) {
+            switch arbiter.judge(after: base, version: version, subjects: subjects, organiser: organiser) {
             case .clear: break
             case .conflict(let entry, let subject):
                 return .rejected(Rejection(.conflict, Arbiter.conflictMessage(entry: entry, subject: subject,
@@ -103,6 +102,7 @@ extension CoordinatorCore {
         do {
             try store.prune(journalKept: environment.limits.journalKept,
                             repliesPerOrganiser: environment.limits.repliesKeptPerOrganiser)
+            arbiter.forget(before: version - environment.limits.journalKept + 1)
         } catch {
             logger.warning("could not prune the journal and replies; will try again", metadata: ["error": "\(error)"])
         }
