@@ -17,16 +17,8 @@ final class SundayCoordinatorTests: XCTestCase {
         harness = try CoordinatorHarness()
         ann = harness.organiser(1, "ann")
         maria = harness.organiser(2, "maria")
-        for name in ["Ann", "Bob", "Cid"] {
-            harness.prepare(ann, id: "add-\(name)", ["kind": "addPlayer", "name": .string(name)])
-        }
-        for (id, action) in [("g", ["kind": "createGather", "playerIds": [1, 2, 3]] as JSONValue),
-                             ("a", ["kind": "assign", "playerId": 1, "to": "A"]),
-                             ("b", ["kind": "assign", "playerId": 2, "to": "B"]),
-                             ("n", ["kind": "renameTeam", "team": "A", "name": "Whites"]),
-                             ("k", ["kind": "startGather"])] {
-            harness.prepare(ann, id: id, action)
-        }
+        harness.addThreePlayers(by: ann)
+        harness.startLiveGather(by: ann, beforeStart: [("n", ["kind": "renameTeam", "team": "A", "name": "Whites"])])
         harness.clock.advance(byMs: 2000)
         // The presence held back since maria's registration comes due with this step.
         harness.send(.clientConnected(ConnectionID(9), address: "10.0.0.9"), exhaustivity: .off)

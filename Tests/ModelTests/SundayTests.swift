@@ -26,13 +26,18 @@ final class SundayTests: XCTestCase {
         }
     }
 
+    /// The other organiser's goal (seq 2) just before ann acts: what every duplicate question is about.
+    private func mariaScored(_ store: GatherTestStore, _ side: TeamSide, file: StaticString = #filePath, line: UInt = #line) {
+        store.organiser = "maria"
+        goal(store, side, seq: 2, file: file, line: line)
+        store.organiser = "ann"
+    }
+
     // MARK: - One goal, counted once
 
     func testAnotherOrganisersGoalWithinTwentySecondsIsAskedAboutNamingWhoAndWhen() {
         let store = match()
-        store.organiser = "maria"
-        goal(store, .A, seq: 2)
-        store.organiser = "ann"
+        mariaScored(store, .A)
         store.advance(byMs: 3400)
         store.reject(.score(.A, delta: 1), code: .possibleDuplicate,
                      messageContains: "maria added a goal for Whites 3 s ago. Add another?")
@@ -42,9 +47,7 @@ final class SundayTests: XCTestCase {
 
     func testWithinASecondItSaysJustNow() {
         let store = match()
-        store.organiser = "maria"
-        goal(store, .B, seq: 2)
-        store.organiser = "ann"
+        mariaScored(store, .B)
         store.advance(byMs: 999)
         store.reject(.score(.B, delta: 1), code: .possibleDuplicate,
                      messageContains: "maria added a goal for Team B just now. Add another?")
@@ -52,9 +55,7 @@ final class SundayTests: XCTestCase {
 
     func testConfirmedCountsTheSecondGoal() {
         let store = match()
-        store.organiser = "maria"
-        goal(store, .A, seq: 2)
-        store.organiser = "ann"
+        mariaScored(store, .A)
         store.advance(byMs: 3000)
         store.confirmed = true
         goal(store, .A, seq: 3)
@@ -69,9 +70,7 @@ final class SundayTests: XCTestCase {
 
     func testTwentySecondsLaterTheOtherTeamOrACancelledGoalIsNotAsked() {
         let store = match()
-        store.organiser = "maria"
-        goal(store, .A, seq: 2)
-        store.organiser = "ann"
+        mariaScored(store, .A)
         // The other team's goal is never a duplicate of this one.
         goal(store, .B, seq: 3)
         // Exactly 20 s later: no question.
@@ -96,9 +95,7 @@ final class SundayTests: XCTestCase {
 
     func testTheServersOwnEventsAndAMinusOneAreNeverAsked() {
         let store = match()
-        store.organiser = "maria"
-        goal(store, .A, seq: 2)
-        store.organiser = "ann"
+        mariaScored(store, .A)
         store.send(.score(.A, delta: -1)) { state in
             state.gather!.events[1].cancelled = true
             state.gather!.score.A = 0

@@ -7,22 +7,11 @@ import XCTest
 /// Release 3's `v3-sunday-pitch-last-result` step: a nullable column on `pitches`, independent of
 /// the same release's `v3-organisers`, so a database that met either step first is brought
 /// forward by the other; nothing already stored changes, and every pitch starts with no last result.
-final class PitchLastResultMigrationTests: XCTestCase {
-    private var folder: TemporaryFolder!
-
-    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-
+final class PitchLastResultMigrationTests: FixtureMigrationTestCase {
     override func setUpWithError() throws {
-        folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder.child("data"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("release1.sqlite").path,
-                                         toPath: database)
+        try super.setUpWithError()
+        try copyFixture("release1.sqlite")
     }
-
-    override func tearDown() { folder.remove() }
-
-    private var database: String { folder.child("data/gather.sqlite") }
 
     /// The release-2 schema, then this step alone (as a build that had it and not the accounts step would).
     private func migrateLastResultFirst() throws -> [String: String?] {
