@@ -16,17 +16,18 @@
 // data and downloads are never stale. Test: Tests/e2e/test_service_worker.py checks that every
 // file under Public/ is listed here.
 
-// v3: the pages' modules were split (live-*.js, page.js, pitch-watch.js); a new name so an old
-// organiser.js is never served beside a new live.js while the new shell installs.
-const CACHE = "gather-shell-v3";
+// v4: the pages' modules were split (live-*.js, page.js, pitch-watch.js, trust.js); a new name so
+// an old organiser.js is never served beside a new live.js while the new shell installs.
+const CACHE = "gather-shell-v4";
 const SHELL = [
   "/", "/organiser.html", "/scoreboard.html", "/trust.html",
   "/css/app.css", "/css/scoreboard.css",
   "/js/announce.js", "/js/dom.js", "/js/format.js", "/js/offline.js", "/js/patch.js", "/js/state.js",
-  "/js/page.js", "/js/pitch-watch.js", "/js/storage.js",
+  "/js/page.js", "/js/pitch-watch.js", "/js/storage.js", "/js/trust.js",
   "/js/live.js", "/js/live-socket.js", "/js/live-state.js", "/js/live-session.js", "/js/live-commands.js",
   "/js/organiser.js", "/js/organiser-gather.js", "/js/organiser-players.js", "/js/organiser-pitches.js",
-  "/js/organiser-scorer.js", "/js/organiser-accounts.js", "/js/organiser-activity.js", "/js/tabs.js",
+  "/js/organiser-scorer.js", "/js/organiser-match.js", "/js/organiser-accounts.js", "/js/organiser-activity.js", "/js/tabs.js",
+  "/js/full-time.js", "/js/kit.js", "/js/result-card.js",
   "/js/scoreboard.js", "/js/scoreboard-pitch.js", "/js/scoreboard-venue.js", "/js/scoreboard-fit.js",
   "/js/spectator.js", "/js/spectator-match.js", "/js/spectator-cards.js", "/js/spectator-table.js", "/js/wake.js",
   "/manifest.webmanifest",

@@ -36,6 +36,14 @@ export function lastGoalText(goal, gather, byId) {
   return `Last goal${minute ? ` ${minute}` : ""}: ${scorerText(goal, byId, false) || gather.teams[goal.team].name}`;
 }
 
+/// The projector's goal flash: "Goal! Ann · Reds", or "Goal! Reds" while nobody is named. The
+/// scorer alone, without the assist: more would not read from across a hall.
+export function flashText(goal, gather, byId) {
+  const team = gather.teams[goal.team].name;
+  const scorer = scorerText(goal, byId, false);
+  return scorer ? `Goal! ${scorer} · ${team}` : `Goal! ${team}`;
+}
+
 /// "5 games · 3W 1D 1L · 4 goals": a player's record in words a phone has room for.
 /// (No-break spaces inside each part: a narrow screen breaks the line between parts only.)
 export function recordText(stats) {
@@ -58,7 +66,8 @@ export function eventText(event, gather, byId = new Map(), withOrganiser = true)
       const scorer = scorerText(event, byId);
       return `${minute} Goal ${team}${scorer ? ` — ${scorer}` : ""}${event.cancelled ? " (cancelled)" : ""}${by}`;
     }
-    case "goalCancelled": return `${minute} Goal cancelled ${team}${by}`;
+    case "goalCancelled": return `${minute} Goal cancelled ${team}${event.undone ? " (undone)" : ""}${by}`;
+    case "goalRestored": return `${minute} Goal brought back ${team}${by}`;
     case "kickoff": return `Kick-off${by}`;
     case "timerSet": return `Timer set${by}`;
     case "timerStarted": return `Timer started${by}`;

@@ -2,6 +2,8 @@ import { $, h, replace, replaceFor } from "./dom.js";
 import { clock, eventText, dateText, historyGoalsText, minuteText } from "./format.js";
 import { gatherOn, pitchById, playersById, ratingSum } from "./state.js";
 import { ScorerPicker } from "./organiser-scorer.js";
+import { MatchControls } from "./organiser-match.js";
+import { KIT_COLOURS, kitName, paintKits } from "./kit.js";
 
 /// The gather on the console's pitch: line-up (tap or drag, or balanced by rating), team names,
 /// the match controls, the scorers, the timeline; and the history of every pitch.
@@ -14,16 +16,17 @@ export class GatherView {
     for (const team of ["A", "B"]) {
       $(`#name-${team.toLowerCase()}`).addEventListener("change", (event) => this.rename(team, event.target));
     }
+    this.match = new MatchControls(live, this.perform, pitch, (team, reply) => {
+      this.markPending(team, reply);
+      this.scorer.openForNewGoal(team, reply, () => this.gather());
+    });
+    for (const team of ["A", "B"]) {
+      const select = $(`#kit-${team.toLowerCase()}`);
+      replace(select, Object.entries(KIT_COLOURS).map(([value, kit]) => h("option", { value }, kit.label)));
+      select.addEventListener("change", () => this.perform({ kind: "setTeamColour", team, colour: select.value }));
+    }
     $("#start-gather").addEventListener("click", () => this.perform({ kind: "startGather" }));
     $("#balance-teams").addEventListener("click", () => this.perform({ kind: "balanceTeams" }));
-    for (const button of document.querySelectorAll("[data-score]")) {
-      const team = button.dataset.score;
-      const delta = Number(button.dataset.delta);
-      button.addEventListener("click", () => {
-        const reply = this.perform({ kind: "score", team, delta });
-        if (delta > 0) this.scorer.openForNewGoal(team, reply, () => this.gather());
-      });
-    }
     $("#timer-start").addEventListener("click", () => this.perform({ kind: "startTimer" }));
     $("#timer-pause").addEventListener("click", () => this.perform({ kind: "pauseTimer" }));
     $("#timer-reset").addEventListener("click", () => this.perform({ kind: "resetTimer" }));
@@ -32,32 +35,54 @@ export class GatherView {
       const form = event.target;
       this.perform({ kind: "setTimer", minutes: Number(form.minutes.value), seconds: Number(form.seconds.value) });
     });
-    $("#end-gather").addEventListener("click", () => {
-      const gather = this.gather();
-      if (gather && confirm(`End the gather at ${gather.teams.A.name} ${gather.score.A} – ${gather.score.B} ${gather.teams.B.name}?`)) {
-        this.perform({ kind: "endGather" });
-      }
-    });
-    $("#cancel-gather").addEventListener("click", () => {
-      if (confirm("Cancel this gather? Nothing will be saved to history.")) this.perform({ kind: "cancelGather" });
-    });
     for (const column of document.querySelectorAll(".column")) this.acceptDrops(column);
   }
 
   gather() { return gatherOn(this.live.state, this.pitch()); }
 
+  /// A +1 not yet acknowledged (offline, or a slow Wi-Fi) shows "+1 sending…" beside the score
+  /// until the server answers: the score itself only counts what the server has.
+  markPending(team, reply) {
+    this.pendingGoals = this.pendingGoals || { A: 0, B: 0 };
+    this.pendingGoals[team] += 1;
+    const show = setTimeout(() => this.showPending(), 300); // an answer within 300 ms shows nothing
+    Promise.resolve(reply).finally(() => {
+      clearTimeout(show);
+      this.pendingGoals[team] -= 1;
+      this.showPending();
+    });
+  }
+
+  showPending() {
+    for (const team of ["A", "B"]) {
+      const score = $(`#match-${team.toLowerCase()}-score`);
+      let mark = score.parentElement.querySelector(`.pending-goal[data-team="${team}"]`);
+      if (!mark) {
+        mark = h("span", { class: "pending-goal", dataset: { team }, role: "status" });
+        score.after(mark);
+      }
+      const count = this.pendingGoals[team];
+      mark.textContent = count > 0 ? `+${count} sending…` : "";
+    }
+  }
+
   render(state) {
     const gather = gatherOn(state, this.pitch());
     const pitch = pitchById(state, this.pitch());
-    $("#no-gather").hidden = !!gather;
     $("#no-gather-pitch").textContent = `No gather on ${pitch ? pitch.name : "this pitch"} yet.`;
     $("#gather").hidden = !gather;
+    this.match.render(state);
     this.renderHistory(state);
     const byId = playersById(state);
     if (this.shownPitch !== this.pitch()) this.scorer.close(); // its goal belongs to the other pitch
     this.shownPitch = this.pitch();
     this.scorer.render(gather, byId);
     if (!gather) return;
+    const pitchName = pitch ? pitch.name : "";
+    const timerStatus = gather.timer.status;
+    $("#match-pitch").textContent = `${pitchName} · ${timerStatus === "finished" ? "Full time" : timerStatus === "paused" ? "Paused" : "Live"}`;
+    $("#lineup-title").textContent = `Line-up · ${pitchName}`;
+    paintKits($("#gather"), gather.teams);
     for (const team of ["A", "B"]) {
       const low = team.toLowerCase();
       const input = $(`#name-${low}`);
@@ -66,6 +91,8 @@ export class GatherView {
       $(`#col-${low}-title`).textContent = `${gather.teams[team].name} · ${players.length} player${players.length === 1 ? "" : "s"} · rating ${ratingSum(players, byId)}`;
       $(`#match-${low}-name`).textContent = gather.teams[team].name;
       $(`#match-${low}-score`).textContent = gather.score[team];
+      const kit = $(`#kit-${low}`);
+      if (document.activeElement !== kit) kit.value = kitName(gather.teams[team], team);
       // "+1" alone does not say for whom; the accessible name does.
       for (const button of document.querySelectorAll(`[data-score="${team}"]`)) {
         const sign = Number(button.dataset.delta) > 0 ? "+1" : "−1";
@@ -81,7 +108,6 @@ export class GatherView {
     $("#balance-teams").hidden = live;
     this.renderBalance(gather, byId);
     $("#match").hidden = !live;
-    $("#end-gather").hidden = !live;
     const timer = gather.timer;
     $("#timer-start").textContent = timer.status === "paused" ? "Resume" : "Start";
     $("#timer-start").disabled = timer.status === "running" || timer.status === "finished";
@@ -102,16 +128,25 @@ export class GatherView {
       : `Balanced with a rating difference of ${balanced.difference}; moved by hand since: ${now}.`;
   }
 
+  /// A cancelled goal is struck through (and can be brought back); the line saying it was
+  /// cancelled is not: it is what happened.
   timelineRow(event, gather, byId) {
     const text = eventText(event, gather, byId);
-    if (event.kind !== "goal" || event.cancelled || gather.phase !== "live") return h("li", { class: event.cancelled ? "goal cancelled" : event.kind }, text);
     const minute = minuteText(event.matchMs);
-    const what = `the goal for ${gather.teams[event.team].name}${minute ? ` at ${minute}` : ""}`;
+    const what = event.team ? `the goal for ${gather.teams[event.team].name}${minute ? ` at ${minute}` : ""}` : "";
+    if (event.kind === "goal" && event.cancelled && gather.phase === "live") {
+      return h("li", { class: "goal cancelled", dataset: { seq: event.seq } }, h("s", {}, text), h("span", { class: "moves" },
+        h("button", { type: "button", class: "move secondary", "aria-label": `Bring back ${what}`,
+          onclick: () => this.perform({ kind: "restoreGoal", seq: event.seq }) }, "Bring back")));
+    }
+    if (event.kind !== "goal" || event.cancelled || gather.phase !== "live") {
+      return h("li", { class: event.cancelled ? "goal cancelled" : event.kind, dataset: { seq: event.seq } }, event.cancelled ? h("s", {}, text) : text);
+    }
     return h("li", { class: "goal", dataset: { seq: event.seq } }, h("span", {}, text), h("span", { class: "moves" },
       h("button", { type: "button", class: "move secondary", "aria-label": `${event.playerId === null ? "Name the scorer of" : "Change the scorer of"} ${what}`,
         onclick: () => this.scorer.openFor(event) }, event.playerId === null ? "Who scored?" : "Change scorer"),
       h("button", { type: "button", class: "move danger", "aria-label": `Cancel ${what}`,
-        onclick: () => this.perform({ kind: "cancelGoal", seq: event.seq }) }, "Cancel goal")));
+        onclick: () => this.match.cancelGoal(event.seq) }, "Cancel goal")));
   }
 
   /// The pickers show the timer's length, unless the organiser is typing a new one.

@@ -7,8 +7,8 @@ import { pitchById } from "./state.js";
 const PITCH_KEY = "gather.organiserPitch";
 
 export class PitchSwitcher {
-  constructor(live, perform, onSwitch) {
-    Object.assign(this, { live, perform, onSwitch });
+  constructor(live, perform, onSwitch, onAdded = () => {}) {
+    Object.assign(this, { live, perform, onSwitch, onAdded });
     this.current = Number(readStored()) || 1;
     $("#pitch-select").addEventListener("change", (event) => this.choose(Number(event.target.value)));
     $("#pitch-add").addEventListener("submit", async (event) => {
@@ -18,9 +18,9 @@ export class PitchSwitcher {
       if (!name) return;
       const reply = await this.perform({ kind: "addPitch", name });
       if (reply.type !== "ack") return;
+      // The console stays on the pitch it was on: a match there must not vanish from under a thumb.
       input.value = "";
-      const added = this.live.state && this.live.state.pitches.find((pitch) => pitch.name === name);
-      if (added) this.choose(added.id);
+      this.onAdded(name);
     });
   }
 
@@ -65,7 +65,8 @@ export class PitchSwitcher {
 function situation(gather) {
   if (!gather) return " — free";
   if (gather.phase === "setup") return " — line-up";
-  return ` — ${gather.score.A}–${gather.score.B}${gather.timer.status === "finished" ? ", full time" : ", live"}`;
+  const status = gather.timer.status;
+  return ` — ${gather.score.A}–${gather.score.B}${status === "finished" ? ", full time" : status === "paused" ? ", paused" : ", live"}`;
 }
 
 function readStored() {

@@ -39,13 +39,15 @@ export class PlayersView {
     const details = [player.position && capitalise(player.position), player.skill && capitalise(player.skill),
       player.age && `${player.age} y`, player.favouriteTeam].filter(Boolean).join(" · ");
     const record = `Rating\u00a0${player.rating} · ${recordText(player.stats)}${pitch ? ` · on\u00a0${pitch.name.replace(/ /g, "\u00a0")}` : ""}`;
-    const children = [h("div", { class: "who" }, h("strong", {}, player.name), h("small", {}, details || "No details"),
-      h("small", { class: "record" }, record))];
+    const who = h("div", { class: "who" }, h("strong", {}, player.name), h("small", {}, details || "No details"),
+      h("small", { class: "record" }, record));
+    const children = [who];
     if (this.selecting) {
+      // The whole row is the label: a tap anywhere on the player ticks the box.
       const box = h("input", { type: "checkbox", "aria-label": `Select ${player.name}`, checked: this.selected.has(player.id),
         disabled: !!pitch,
         onchange: (event) => { if (event.target.checked) this.selected.add(player.id); else this.selected.delete(player.id); this.renderSelection(); } });
-      children.unshift(box);
+      children.splice(0, 1, h("label", { class: "pick" }, box, who));
     } else {
       children.push(h("div", { class: "row" },
         h("button", { type: "button", class: "secondary", onclick: () => this.startEditing(player) }, "Edit"),

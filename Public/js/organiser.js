@@ -5,10 +5,11 @@ import { startPage } from "./page.js";
 import { PlayersView } from "./organiser-players.js";
 import { GatherView } from "./organiser-gather.js";
 import { PitchSwitcher } from "./organiser-pitches.js";
-import { gatherOn } from "./state.js";
+import { gatherOn, pitchById } from "./state.js";
 import { Tabs } from "./tabs.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
+import { StandingsTable } from "./spectator-table.js";
 import { AccountsView, sessionEndedText } from "./organiser-accounts.js";
 import { ActivityView } from "./organiser-activity.js";
 
@@ -27,7 +28,8 @@ function notify(text, kind = "error") {
 /// Sends one action and shows a rejection as the server's sentence.
 async function perform(action) {
   const reply = await live.command(action);
-  if (reply.type !== "ack") notify(reply.message || "That did not work.");
+  // A possible duplicate is a question the match controls ask, not an error.
+  if (reply.type !== "ack" && reply.code !== "possible_duplicate") notify(reply.message || "That did not work.");
   return reply;
 }
 
@@ -43,18 +45,24 @@ startPage((client) => {
     if (name === "invite") accounts.refresh();
     if (name === "activity") activity.load();
   });
-  pitches = new PitchSwitcher(live, perform, () => { if (live.state) render(live.state); });
+  pitches = new PitchSwitcher(live, perform, () => { if (live.state) render(live.state); },
+    (name) => notify(`${name} added. Switch to it with the Pitch menu.`, "info"));
   players = new PlayersView(live, perform, () => tabs.select("gather"), currentPitch);
   gather = new GatherView(live, perform, currentPitch);
   wake = new ScreenWake();
   accounts = new AccountsView(live, notify);
   activity = new ActivityView(live);
   const announcer = new Announcer();
+  const table = new StandingsTable();
 
   function render(state) {
     pitches.render(state);
+    const pitch = pitchById(state, currentPitch());
+    $("#header-pitch").hidden = !pitch;
+    $("#header-pitch").textContent = pitch ? pitch.name : "";
     players.render(state);
     gather.render(state);
+    table.render(state);
     announcer.update(state, [currentPitch()]);
     keepAwakeWhileTimerRuns();
   }
@@ -109,7 +117,10 @@ $("#register-form").addEventListener("submit", async (event) => {
   else notify(reply.message);
 });
 
-$("#logout").addEventListener("click", () => live.logout());
+// Asks first: a stray tap beside the pitch switcher must not end the session mid-match.
+$("#logout").addEventListener("click", () => {
+  if (confirm(`Log out ${live.username || ""}? You need your password to log in again.`.replace("  ", " "))) live.logout();
+});
 
 
 // A QR code from the Group tab carries the invite code after '#': fill it in, keep it off the server.

@@ -2,10 +2,12 @@
 // the scorer's name in the status line.
 
 import { $ } from "./dom.js";
-import { clock, scorerText } from "./format.js";
+import { clock, flashText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
 import { pitchById, playersById } from "./state.js";
 import { fitNames } from "./scoreboard-fit.js";
+import { fullTimeOf, resultNames, scorerNames, winnerText } from "./full-time.js";
+import { paintKits } from "./kit.js";
 
 export class PitchBoard {
   constructor(live, pitchId) {
@@ -23,13 +25,15 @@ export class PitchBoard {
     $("#pitch-name").hidden = !pitch || state.pitches.length < 2;
     $("#pitch-name").textContent = pitch ? pitch.name : "";
     $("#board-title").textContent = pitch && state.pitches.length > 1 ? `Scoreboard, ${pitch.name}` : "Scoreboard";
+    // The last result of this pitch stays up ("Full time") until the next gather there.
+    const result = fullTimeOf(pitch);
+    this.result = result && { winner: winnerText(result), goals: scorerNames(result, resultNames(result, state, playersById(state))) };
+    paintKits(document.body, (gather || result || {}).teams);
     if (!gather) {
-      // The last result of this pitch stays up until the next gather.
-      const last = state.history.find((entry) => !entry.pitch || entry.pitch.id === this.pitchId);
-      $("#team-a-name").textContent = last ? last.teams.A.name : "Team A";
-      $("#team-b-name").textContent = last ? last.teams.B.name : "Team B";
-      $("#score-a").textContent = last ? last.score.A : 0;
-      $("#score-b").textContent = last ? last.score.B : 0;
+      $("#team-a-name").textContent = result ? result.teams.A.name : "Team A";
+      $("#team-b-name").textContent = result ? result.teams.B.name : "Team B";
+      $("#score-a").textContent = result ? result.teams.A.score : 0;
+      $("#score-b").textContent = result ? result.teams.B.score : 0;
       this.flash = null;
     } else {
       $("#team-a-name").textContent = gather.teams.A.name;
@@ -38,17 +42,15 @@ export class PitchBoard {
       $("#score-b").textContent = gather.score.B;
     }
     this.gather = gather;
-    this.hadHistory = state.history.length > 0;
-    document.body.dataset.finished = String(!!(gather && gather.timer.status === "finished"));
+    document.body.dataset.result = String(!gather && !!result);
+    document.body.dataset.finished = String(!!(gather && gather.timer.status === "finished") || !!result);
     this.renderStatus();
     fitNames(document.querySelectorAll(".team"));
     this.renderClock();
   }
 
   celebrate(goal, gather) {
-    // The scorer alone: the assist would not fit the status line from across a hall.
-    const scorer = scorerText(goal, playersById(this.live.state), false);
-    this.flash = { text: `Goal! ${scorer || gather.teams[goal.team].name}`, until: Date.now() + FLASH_MS };
+    this.flash = { text: flashText(goal, gather, playersById(this.live.state)), until: Date.now() + FLASH_MS };
     clearTimeout(this.flashTimer);
     this.flashTimer = setTimeout(() => this.renderStatus(), FLASH_MS + 50);
   }
@@ -60,14 +62,20 @@ export class PitchBoard {
     status.style.fontSize = "";
     if (flashing) { status.textContent = this.flash.text; fitNames([status]); return; }
     const gather = this.gather;
-    if (!gather) { status.textContent = this.hadHistory ? "Thanks for playing" : "Waiting for a gather"; return; }
+    if (!gather) {
+      // "Full time" is in the clock's place; the line under it says who won and who scored.
+      const result = this.result;
+      status.textContent = !result ? "Waiting for a gather"
+        : `${result.winner}${result.goals.length ? ` · ${result.goals.join(", ")}` : ""}`;
+      return;
+    }
     const timer = gather.timer.status;
     status.textContent = timer === "finished" ? "Full time"
       : gather.phase === "setup" ? "Kick-off soon" : timer === "paused" ? "Paused" : timer === "running" ? "" : "Ready";
   }
 
   renderClock() {
-    $("#clock").textContent = clock(this.live.remainingMs(this.gather && this.gather.timer));
+    $("#clock").textContent = !this.gather && this.result ? "Full time" : clock(this.live.remainingMs(this.gather && this.gather.timer));
   }
 
   resize() { fitNames(document.querySelectorAll(".team")); }

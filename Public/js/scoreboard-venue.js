@@ -3,9 +3,11 @@
 // pitch for a few seconds.
 
 import { $, h, replace } from "./dom.js";
-import { clock, lastGoalText, scorerText } from "./format.js";
+import { clock, flashText, lastGoalText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
-import { busyPitches, latestGoal, pitchById, playersById } from "./state.js";
+import { shownPitches, latestGoal, pitchById, playersById } from "./state.js";
+import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
+import { paintKits } from "./kit.js";
 import { fitNames } from "./scoreboard-fit.js";
 
 export class VenueBoard {
@@ -21,7 +23,7 @@ export class VenueBoard {
   }
 
   render(state) {
-    const pitches = busyPitches(state);
+    const pitches = shownPitches(state);
     this.watch.update(state, pitches.map((pitch) => pitch.id));
     const byId = playersById(state);
     const venue = $("#venue");
@@ -30,21 +32,24 @@ export class VenueBoard {
     venue.style.setProperty("--cols", columns);
     venue.style.setProperty("--rows", Math.max(1, Math.ceil(pitches.length / columns)));
     venue.style.setProperty("--count", Math.max(1, pitches.length));
-    replace(venue, pitches.length ? pitches.map((pitch) => this.card(pitch, byId))
+    replace(venue, pitches.length ? pitches.map((pitch) => this.card(pitch, byId, state))
       : [h("li", { class: "venue-empty" }, "No match right now")]);
     this.resize();
     this.renderClock();
   }
 
-  card(pitch, byId) {
+  card(pitch, byId, state) {
+    const result = fullTimeOf(pitch);
+    if (result) return this.fullTimeCard(pitch, result, resultNames(result, state, byId));
     const gather = pitch.gather;
     const goal = latestGoal(gather);
     const flashing = (this.flashes.get(pitch.id) || 0) > Date.now();
     const line = !goal ? (gather.phase === "setup" ? "Kick-off soon" : "")
-      : flashing ? `Goal! ${scorerText(goal, byId, false) || gather.teams[goal.team].name}`
+      : flashing ? flashText(goal, gather, byId)
       : lastGoalText(goal, gather, byId);
+    const paused = gather.phase === "live" && gather.timer.status === "paused";
     // The grid puts names above scores; a screen reader gets the score as one sentence.
-    return h("li", { class: "venue-pitch", dataset: { pitch: pitch.id, finished: String(gather.timer.status === "finished") } },
+    const card = h("li", { class: "venue-pitch", dataset: { pitch: pitch.id, finished: String(gather.timer.status === "finished") } },
       h("h2", { class: "venue-name" }, pitch.name),
       h("p", { class: "visually-hidden" }, `${gather.teams.A.name} ${gather.score.A}, ${gather.teams.B.name} ${gather.score.B}`),
       h("div", { class: "venue-team a", "aria-hidden": "true" }, h("span", {}, gather.teams.A.name)),
@@ -52,7 +57,26 @@ export class VenueBoard {
       h("div", { class: "venue-goals a", "aria-hidden": "true" }, gather.score.A),
       h("div", { class: "venue-goals b", "aria-hidden": "true" }, gather.score.B),
       h("p", { class: "venue-clock", dataset: { clockPitch: pitch.id } }, "--:--"),
+      paused ? h("p", { class: "venue-paused" }, "Paused") : null,
       h("p", { class: "venue-goal", dataset: { flash: String(flashing) } }, line));
+    paintKits(card, gather.teams);
+    return card;
+  }
+
+  /// A pitch whose gather ended shows "Full time", its score and scorers until the next gather.
+  fullTimeCard(pitch, result, names) {
+    const goals = goalLines(result, names);
+    const card = h("li", { class: "venue-pitch", dataset: { pitch: pitch.id, finished: "true", fullTime: "true" } },
+      h("h2", { class: "venue-name" }, pitch.name),
+      h("p", { class: "visually-hidden" }, `Full time: ${result.teams.A.name} ${result.teams.A.score}, ${result.teams.B.name} ${result.teams.B.score}`),
+      h("div", { class: "venue-team a", "aria-hidden": "true" }, h("span", {}, result.teams.A.name)),
+      h("div", { class: "venue-team b", "aria-hidden": "true" }, h("span", {}, result.teams.B.name)),
+      h("div", { class: "venue-goals a", "aria-hidden": "true" }, result.teams.A.score),
+      h("div", { class: "venue-goals b", "aria-hidden": "true" }, result.teams.B.score),
+      h("p", { class: "venue-clock venue-full-time" }, "Full time"),
+      h("p", { class: "venue-goal" }, `${winnerText(result)}${goals.length ? ` · ${goals.join(", ")}` : ""}`));
+    paintKits(card, result.teams);
+    return card;
   }
 
   celebrate(pitchId) {
@@ -63,7 +87,9 @@ export class VenueBoard {
   renderClock() {
     for (const element of document.querySelectorAll("#venue [data-clock-pitch]")) {
       const pitch = pitchById(this.live.state, Number(element.dataset.clockPitch));
-      element.textContent = clock(this.live.remainingMs(pitch && pitch.gather && pitch.gather.timer));
+      const timer = pitch && pitch.gather && pitch.gather.timer;
+      // At 00:00, before an organiser ends the match, the card already says so in words.
+      element.textContent = timer && timer.status === "finished" ? "Full time" : clock(this.live.remainingMs(timer));
     }
   }
 

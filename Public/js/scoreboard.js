@@ -6,7 +6,7 @@ import { statusText, linkLostText } from "./format.js";
 import { startPage } from "./page.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
-import { busyPitches, requestedPitch } from "./state.js";
+import { shownPitches, requestedPitch } from "./state.js";
 import { PitchBoard } from "./scoreboard-pitch.js";
 import { VenueBoard } from "./scoreboard-venue.js";
 
@@ -19,7 +19,7 @@ startPage((live) => {
   return {
     onChange: (state) => {
       board.render(state);
-      const shown = wanted === "all" ? busyPitches(state).map((pitch) => pitch.id) : [board.pitchId];
+      const shown = wanted === "all" ? shownPitches(state).map((pitch) => pitch.id) : [board.pitchId];
       announcer.update(state, shown, { namePitches: wanted === "all" });
     },
     renderClocks: () => board.renderClock(),
@@ -30,6 +30,13 @@ startPage((live) => {
 });
 
 // MARK: - Projector comforts
+
+/// The spectator address in letters beside the QR code, for phones that will not scan it.
+fetch("/api/join.json", { cache: "no-store" }).then((response) => (response.ok ? response.json() : null)).then((join) => {
+  if (join && typeof join.spectatorURL === "string") {
+    $("#join-address").textContent = join.spectatorURL.replace(/^https?:\/\//, "").replace(/\/$/, "");
+  }
+}).catch(() => { /* offline: the QR code still works */ });
 
 const fullscreen = $("#fullscreen");
 fullscreen.hidden = !document.fullscreenEnabled; // iPhones have no full screen for pages

@@ -4,27 +4,49 @@
 import { $, h, replace } from "./dom.js";
 import { clock, lastGoalText } from "./format.js";
 import { latestGoal, pitchById, playersById } from "./state.js";
+import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
+import { paintKits } from "./kit.js";
 
 export function renderCards(state, pitchIds) {
   const byId = playersById(state);
-  replace($("#pitch-cards"), pitchIds.map((id) => card(pitchById(state, id), byId)));
+  replace($("#pitch-cards"), pitchIds.map((id) => card(pitchById(state, id), byId, state)));
 }
 
-function card(pitch, byId) {
+function card(pitch, byId, state) {
+  const result = fullTimeOf(pitch);
+  if (result) return fullTimeCard(pitch, result, resultNames(result, state, byId));
   const gather = pitch.gather;
   const goal = latestGoal(gather);
   const phase = gather.phase === "setup" ? "Line-up being picked"
-    : gather.timer.status === "finished" ? "Full time" : "Live";
-  return h("li", { class: "card pitch-card", dataset: { pitch: pitch.id } },
+    : gather.timer.status === "finished" ? "Full time" : gather.timer.status === "paused" ? "Paused" : "Live";
+  const element = h("li", { class: "card pitch-card", dataset: { pitch: pitch.id } },
     h("h3", {}, h("a", { href: `/?pitch=${pitch.id}`, class: "stretched" }, pitch.name)),
     h("p", { class: "phase" }, phase),
     h("p", { class: "score-line" },
-      h("span", { class: "team-name" }, gather.teams.A.name),
+      h("span", { class: "team-name kit-a" }, gather.teams.A.name),
       h("span", { class: "score" }, h("span", { class: "score-a" }, gather.score.A), h("span", { class: "dash" }, "–"),
         h("span", { class: "score-b" }, gather.score.B)),
-      h("span", { class: "team-name" }, gather.teams.B.name)),
+      h("span", { class: "team-name kit-b" }, gather.teams.B.name)),
     h("p", { class: "clock", dataset: { clockPitch: pitch.id } }, "--:--"),
     h("p", { class: "last-goal" }, goal ? lastGoalText(goal, gather, byId) : "No goals yet"));
+  paintKits(element, gather.teams);
+  return element;
+}
+
+/// A pitch whose gather ended: its result stays up until the next gather there.
+function fullTimeCard(pitch, result, names) {
+  const goals = goalLines(result, names);
+  const element = h("li", { class: "card pitch-card", dataset: { pitch: pitch.id, fullTime: "true" } },
+    h("h3", {}, h("a", { href: `/?pitch=${pitch.id}`, class: "stretched" }, pitch.name)),
+    h("p", { class: "phase" }, `Full time · ${winnerText(result)}`),
+    h("p", { class: "score-line" },
+      h("span", { class: "team-name kit-a" }, result.teams.A.name),
+      h("span", { class: "score" }, h("span", { class: "score-a" }, result.teams.A.score), h("span", { class: "dash" }, "–"),
+        h("span", { class: "score-b" }, result.teams.B.score)),
+      h("span", { class: "team-name kit-b" }, result.teams.B.name)),
+    h("p", { class: "last-goal" }, goals.length ? `Goals: ${goals.join(", ")}` : "No goals"));
+  paintKits(element, result.teams);
+  return element;
 }
 
 export function renderCardClocks(live) {

@@ -3,9 +3,11 @@
 import { $, h, replace } from "./dom.js";
 import { clock, names, eventText } from "./format.js";
 import { pitchById, playersById } from "./state.js";
+import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
+import { paintKits } from "./kit.js";
 
 const phaseText = { setup: "Line-up being picked", live: "Live" };
-const TIMELINE = new Set(["goal", "goalCancelled", "fullTime"]);
+const TIMELINE = new Set(["goal", "goalCancelled", "goalRestored", "fullTime"]);
 
 /// `named`: the venue has several pitches, so the heading says which one this is.
 export function renderMatch(state, pitchId, named) {
@@ -14,9 +16,28 @@ export function renderMatch(state, pitchId, named) {
   const title = $("#match-title");
   title.textContent = pitch ? pitch.name : "Match";
   title.className = named ? "match-title" : "visually-hidden";
-  // Without a gather there are no line-ups or goals to show, only the empty score.
-  $("#goals-card").hidden = !gather;
+  // Without a gather there are no line-ups or goals to show: the last result ("Full time")
+  // until the next gather, else only the empty score.
+  const result = fullTimeOf(pitch);
+  $("#goals-card").hidden = !gather && !result;
   $("#teams-card").hidden = !gather;
+  $("#clock").hidden = !!result;
+  paintKits($("#single"), (gather || result || {}).teams);
+  if (result) {
+    const names = resultNames(result, state, playersById(state));
+    $("#phase").textContent = "Full time";
+    for (const team of ["A", "B"]) {
+      const low = team.toLowerCase();
+      $(`#team-${low}-name`).textContent = result.teams[team].name;
+      $(`#score-${low}`).textContent = result.teams[team].score;
+    }
+    $("#goals-title").textContent = "Full time";
+    const goals = goalLines(result, names);
+    replace($("#goals"), [h("li", { class: "ft-winner" }, winnerText(result)),
+      ...(goals.length ? goals.map((line) => h("li", { class: "goal" }, line)) : [h("li", { class: "empty" }, "No goals.")])]);
+    return;
+  }
+  $("#goals-title").textContent = "Goals";
   if (!gather) {
     $("#phase").textContent = pitch ? "No gather right now." : "There is no such pitch.";
     for (const id of ["#score-a", "#score-b"]) $(id).textContent = "0";
@@ -26,7 +47,8 @@ export function renderMatch(state, pitchId, named) {
   }
   const byId = playersById(state);
   const finished = gather.timer.status === "finished";
-  $("#phase").textContent = finished ? "Full time" : phaseText[gather.phase] || gather.phase;
+  const paused = gather.phase === "live" && gather.timer.status === "paused";
+  $("#phase").textContent = finished ? "Full time" : paused ? "Paused" : phaseText[gather.phase] || gather.phase;
   for (const team of ["A", "B"]) {
     const low = team.toLowerCase();
     $(`#team-${low}-name`).textContent = gather.teams[team].name;

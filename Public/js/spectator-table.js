@@ -1,5 +1,5 @@
-// The spectator page's "Table" (top scorers, every player's record, sortable by any column) and
-// its last results with their scorers.
+// The players' table (top scorers, every player's record with goals and assists, sortable by any
+// column) on the spectator page and the organiser's History tab, and the last results.
 
 import { $, h, replace } from "./dom.js";
 import { dateText, historyGoalsText, resultText } from "./format.js";
@@ -14,6 +14,7 @@ const COLUMNS = {
   games: { first: "descending", compare: (a, b) => a.stats.games - b.stats.games },
   record: { first: "descending", compare: (a, b) => a.stats.wins - b.stats.wins || a.stats.draws - b.stats.draws || b.stats.losses - a.stats.losses },
   goals: { first: "descending", compare: (a, b) => a.stats.goals - b.stats.goals || a.stats.assists - b.stats.assists },
+  assists: { first: "descending", compare: (a, b) => a.stats.assists - b.stats.assists || a.stats.goals - b.stats.goals },
   rating: { first: "descending", compare: (a, b) => a.rating - b.rating },
 };
 
@@ -58,11 +59,13 @@ export class StandingsTable {
       h("td", {}, player.stats.games),
       h("td", {}, `${player.stats.wins}-${player.stats.draws}-${player.stats.losses}`),
       h("td", {}, player.stats.goals),
+      h("td", {}, player.stats.assists),
       h("td", {}, player.rating)))
-      : [h("tr", {}, h("td", { colspan: "5", class: "empty" }, "No players yet."))]);
+      : [h("tr", {}, h("td", { colspan: "6", class: "empty" }, "No players yet."))]);
   }
 
   renderTopScorers() {
+    if (!$("#top-scorers")) return; // the organiser's page has the table only
     const scorers = this.players.filter((player) => player.stats.goals > 0)
       .sort((a, b) => COLUMNS.goals.compare(b, a) || a.name.localeCompare(b.name)).slice(0, TOP_SCORERS);
     replace($("#top-scorers"), scorers.length ? scorers.map((player) => h("li", {},

@@ -5,7 +5,7 @@ import { $ } from "./dom.js";
 import { watchingText, linkLostText } from "./format.js";
 import { startPage } from "./page.js";
 import { Announcer } from "./announce.js";
-import { busyPitches, requestedPitch } from "./state.js";
+import { shownPitches, requestedPitch } from "./state.js";
 import { renderMatch, renderMatchClock } from "./spectator-match.js";
 import { renderCards, renderCardClocks } from "./spectator-cards.js";
 import { StandingsTable, renderResults } from "./spectator-table.js";
@@ -14,7 +14,7 @@ const wanted = requestedPitch();
 
 function chooseView(state) {
   if (typeof wanted === "number") return { cards: false, pitches: [wanted] };
-  const busy = busyPitches(state).map((pitch) => pitch.id);
+  const busy = shownPitches(state).map((pitch) => pitch.id);
   if (busy.length > 1) return { cards: true, pitches: busy };
   return { cards: false, pitches: busy.length ? busy : [1] };
 }

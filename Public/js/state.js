@@ -14,6 +14,11 @@ export function busyPitches(state) {
   return ((state && state.pitches) || []).filter((pitch) => pitch.gather);
 }
 
+/// Pitches with something to show: a gather, or the full time of the last one (until the next).
+export function shownPitches(state) {
+  return ((state && state.pitches) || []).filter((pitch) => pitch.gather || pitch.lastResult);
+}
+
 /// The pitch a page was opened for: `?pitch=N` (a number), `?pitch=all`, or null without one.
 export function requestedPitch(search = location.search) {
   const value = new URLSearchParams(search).get("pitch");

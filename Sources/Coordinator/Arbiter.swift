@@ -6,46 +6,77 @@ import GatherStore
 ///
 /// An organiser's own earlier changes never conflict with their later commands: they are not
 /// someone else's work being overwritten unseen (a quick double "+1" from one phone is two goals).
+///
+/// Judged from memory in time proportional to the command's subjects, whatever the age of
+/// `base` (issue 20: an old base used to read up to 10,000 journal rows per command). For each
+/// subject it keeps the newest change and the newest change by someone other than that change's
+/// author, which is exactly enough to answer "the newest change after `base` by anyone but X":
+/// the newest one if X did not make it, else the other. Bounded by the subjects changed within
+/// the versions kept (`journalKept`); a `base` before those is `tooOld` at once.
 struct Arbiter {
-    /// The most recent journal entries, oldest first; older ones are read from the Store.
-    private(set) var window: [JournalEntry]
-    let windowLimit: Int
+    /// The newest change to one subject, and the newest one by someone other than its author.
+    struct Changes: Equatable {
+        var newest: JournalEntry
+        var newestByAnother: JournalEntry?
+    }
 
-    init(recent: [JournalEntry], windowLimit: Int) {
-        self.window = Array(recent.suffix(windowLimit))
-        self.windowLimit = windowLimit
+    private(set) var bySubject: [Subject: Changes] = [:]
+    /// Every change from this version on is known; a `base` below `horizon - 1` cannot be judged.
+    private(set) var horizon: Int
+
+    /// `journal`: every change after `version - kept` (oldest first), as the Store keeps them.
+    init(journal: [JournalEntry], version: Int) {
+        horizon = journal.first?.version ?? version + 1
+        for entry in journal { remember(entry) }
     }
 
     mutating func remember(_ entry: JournalEntry) {
-        window.append(entry)
-        if window.count > windowLimit { window.removeFirst(window.count - windowLimit) }
+        for subject in entry.subjects {
+            guard var changes = bySubject[subject] else {
+                bySubject[subject] = Changes(newest: entry, newestByAnother: nil)
+                continue
+            }
+            if changes.newest.organiser != entry.organiser { changes.newestByAnother = changes.newest }
+            changes.newest = entry
+            bySubject[subject] = changes
+        }
+    }
+
+    /// Forgets changes before `version` (the Store's journal no longer keeps them either).
+    mutating func forget(before version: Int) {
+        guard version > horizon else { return }
+        horizon = version
+        bySubject = bySubject.compactMapValues { changes in
+            guard changes.newest.version >= version else { return nil }
+            var kept = changes
+            if let other = kept.newestByAnother, other.version < version { kept.newestByAnother = nil }
+            return kept
+        }
     }
 
     enum Verdict: Equatable {
         case clear
         /// The newest change after `base` by someone else that touched one of the subjects.
         case conflict(JournalEntry, Subject)
-        /// The journal no longer reaches back to `base` (it is pruned), so no one can say.
+        /// The changes since `base` are no longer kept, so no one can say.
         case tooOld
     }
 
-    /// Judges a command from `base` (older than `version`, the current one) by `organiser`.
-    func judge(after base: Int, version: Int, subjects: Set<Subject>, organiser: String, store: GatherStore) throws
-        -> Verdict
-    {
-        let entries: [JournalEntry]
-        if let oldest = window.first, oldest.version <= base + 1 {
-            entries = window.filter { $0.version > base }
-        } else {
-            entries = try store.journal(after: base)
+    /// Judges a command from `base` (older than `version`, the current one) by `organiser`,
+    /// before reading anything: the age of `base` is compared with what is kept first.
+    func judge(after base: Int, version: Int, subjects: Set<Subject>, organiser: String) -> Verdict {
+        guard base < version else { return .clear }
+        guard base >= horizon - 1 else { return .tooOld }
+        var found: JournalEntry?
+        for subject in subjects {
+            guard let changes = bySubject[subject] else { continue }
+            let candidate = changes.newest.organiser != organiser ? changes.newest : changes.newestByAnother
+            if let candidate, candidate.version > base, candidate.version > found?.version ?? .min { found = candidate }
         }
-        guard base >= version || entries.first?.version == base + 1 else { return .tooOld }
-        for entry in entries.reversed() where entry.organiser != organiser {
-            if let subject = entry.subjects.intersection(subjects).sorted(by: { $0.description < $1.description }).first {
-                return .conflict(entry, subject)
-            }
-        }
-        return .clear
+        guard let entry = found,
+              let subject = entry.subjects.intersection(subjects).sorted(by: { $0.description < $1.description }).first
+        else { return .clear }
+        return .conflict(entry, subject)
     }
 
     /// "Bob changed Team A's score 12 s ago." — who, what and how long ago.

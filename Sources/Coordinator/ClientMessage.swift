@@ -26,6 +26,8 @@ struct Command: Equatable {
     /// nil when missing or not an integer.
     var base: Int?
     var action: Result<Action, Rejection>
+    /// `action.confirmed: true`: the organiser answered "Add another" to a possible duplicate.
+    var confirmed: Bool = false
 }
 
 struct ClientEnvelope: Equatable {
@@ -81,7 +83,15 @@ enum ClientMessageDecoder {
             guard let id else {
                 return .failure(EnvelopeFailure(code: .badMessage, message: "A command needs an \"id\".", id: nil))
             }
-            message = .command(Command(id: id, base: json["base"]?.intValue, action: action(json["action"])))
+            var decoded = action(json["action"])
+            var confirmed = false
+            if case .success = decoded {
+                switch ActionDecoder.confirmed(json["action"]) {
+                case .success(let flag): confirmed = flag
+                case .failure(let rejection): decoded = .failure(rejection)
+                }
+            }
+            message = .command(Command(id: id, base: json["base"]?.intValue, action: decoded, confirmed: confirmed))
         default:
             return .failure(EnvelopeFailure(code: .unknownType,
                                             message: "Unknown message type \"\(String(type.prefix(40)))\".", id: id))

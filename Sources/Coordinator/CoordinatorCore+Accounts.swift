@@ -161,20 +161,25 @@ extension CoordinatorCore {
     /// Admits an attempt and counts it at once, under the address and under the username from
     /// that address (never the username alone: a stranger who knows a name must not lock its
     /// owner out from another phone). Refuses while either is locked, while this connection's
-    /// last attempt is still being checked, or while the server's password checks are all taken.
+    /// last attempt is still being checked, or while the password checks have no place for it;
+    /// that last refusal counts as a failed attempt of the address, so a flood locks itself out.
     func admitAttempt(username: String?, id: String?, from client: ConnectionID,
                               into effects: inout [Effect]) -> Bool {
         guard let session = clients[client] else { return false }
         let now = environment.now()
         let keys = Self.attemptKeys(address: session.address, username: username)
-        let refusal: String? = if keys.contains(where: { attempts.refuses($0, now: now) }) {
-            "Too many failed attempts; wait a minute and try again."
+        var refusal: String?
+        if keys.contains(where: { attempts.refuses($0, now: now) }) {
+            refusal = "Too many failed attempts; wait a minute and try again."
         } else if session.awaitingPassword {
-            "Still checking your last attempt; wait a moment."
-        } else if !passwordChecks.hasRoom {
-            "The server is busy checking passwords; try again in a moment."
-        } else {
-            nil
+            refusal = "Still checking your last attempt; wait a moment."
+        } else if let full = passwordChecks.refusal(address: session.address, isClean: isClean) {
+            attempts.admit(keys[0], now: now)
+            attempts.failed(keys[0], now: now)
+            refusal = switch full {
+            case .busy: "The server is busy checking passwords; try again in a moment."
+            case .addressWaiting: "A password check from your address is already waiting; try again in a moment."
+            }
         }
         if let refusal {
             sendError(.rateLimited, refusal, id: id, to: client, into: &effects)
@@ -202,16 +207,39 @@ extension CoordinatorCore {
         sendError(code, message, id: id, to: client, into: &effects)
     }
 
-    // MARK: - The KDF, two at a time
+    // MARK: - The KDF, two at a time (PasswordChecks says who waits)
 
     func requestPasswordCheck(_ work: Effect, into effects: inout [Effect]) {
-        if let started = passwordChecks.request(work) { effects.append(started) }
+        guard let client = work.passwordClient, let address = clients[client]?.address else { return }
+        var continuation = false
+        if case .hashPassword(let job) = work, job.purpose == .changePassword { continuation = true }
+        switch passwordChecks.admit(work, address: address, continuation: continuation, isClean: isClean) {
+        case .started(let started): effects.append(started)
+        case .queued(let pushedOut?):
+            // A clean address took the place of a check from an address that failed recently.
+            if let other = pushedOut.passwordClient, clients[other] != nil {
+                clients[other]?.awaitingPassword = false
+                failAttempt(.rateLimited, "The server is busy checking passwords; try again in a moment.",
+                            username: nil, id: pushedOut.passwordRequestID, client: other, into: &effects)
+            }
+        case .queued(nil): break
+        case .refused:
+            // `admitAttempt` asked first; nothing changed since.
+            assertionFailure("a password check admitted a moment ago was refused")
+        }
         tallyPasswordChecks()
     }
 
     func startNextPasswordCheck(into effects: inout [Effect]) {
-        if let next = passwordChecks.finished(stillConnected: { clients[$0] != nil }) { effects.append(next) }
+        if let next = passwordChecks.finished(stillConnected: { clients[$0] != nil }, isClean: isClean) {
+            effects.append(next)
+        }
         tallyPasswordChecks()
+    }
+
+    /// An address is clean while none of its attempts failed within the window.
+    private func isClean(_ address: String) -> Bool {
+        !attempts.failedRecently(Self.attemptKeys(address: address, username: nil)[0], now: environment.now())
     }
 
     func tallyPasswordChecks() {

@@ -38,7 +38,7 @@ extension CoordinatorCore {
             }
         } catch {
             logger.error("command failed inside the server", metadata: [
-                "command.id": "\(id)", "client.id": "\(client)", "error": "\(error)",
+                "command.id": "\(LogText.escaped(id))", "client.id": "\(client)", "error": "\(error)",
             ])
             sendError(.internalError, "The server could not save this change; nothing was applied. Try again.",
                       id: id, to: client, into: &effects)
@@ -63,8 +63,7 @@ extension CoordinatorCore {
         }
         let subjects = GatherRules.subjects(of: decoded, in: state)
         if base < version {
-            switch try arbiter.judge(after: base, version: version, subjects: subjects, organiser: organiser,
-                                     store: store) {
+            switch arbiter.judge(after: base, version: version, subjects: subjects, organiser: organiser) {
             case .clear: break
             case .conflict(let entry, let subject):
                 return .rejected(Rejection(.conflict, Arbiter.conflictMessage(entry: entry, subject: subject,
@@ -77,7 +76,7 @@ extension CoordinatorCore {
         var next = state
         // Only a new gather draws an id, so ids are not spent on every command.
         let gatherID = decoded.createsGather ? environment.newGatherID() : ""
-        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID)
+        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID, confirmed: command.confirmed)
         switch GatherRules.apply(decoded, to: &next, context: context) {
         case .failure(let rejection): return .rejected(rejection)
         case .success:
@@ -103,6 +102,7 @@ extension CoordinatorCore {
         do {
             try store.prune(journalKept: environment.limits.journalKept,
                             repliesPerOrganiser: environment.limits.repliesKeptPerOrganiser)
+            arbiter.forget(before: version - environment.limits.journalKept + 1)
         } catch {
             logger.warning("could not prune the journal and replies; will try again", metadata: ["error": "\(error)"])
         }

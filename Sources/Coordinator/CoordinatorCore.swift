@@ -47,7 +47,9 @@ public final class CoordinatorCore {
         self.store = store
         self.environment = environment
         self.logger = logger
-        self.arbiter = Arbiter(recent: loaded.recentJournal, windowLimit: environment.limits.journalWindow)
+        // Read once at start-up: afterwards arbitration never reads the journal.
+        self.arbiter = Arbiter(journal: try store.journal(after: max(0, loaded.version - environment.limits.journalKept)),
+                               version: loaded.version)
         self.attempts = AttemptLimiter(allowed: environment.limits.failedLoginsAllowed,
                                        windowMs: environment.limits.failureWindowMs,
                                        lockoutMs: environment.limits.lockoutMs)
@@ -87,6 +89,10 @@ public final class CoordinatorCore {
             // sees the timer finished, as it is, rather than running at 00:00.
             if expireTimersIfDue(into: &effects) { rescheduleCountdowns(into: &effects) }
             receive(text, from: client, into: &effects)
+        case .messagesDropped(let client, let count):
+            guard clients[client] != nil, count > 0 else { break }
+            sendError(.rateLimited, "The server is busy; \(count) of your messages were not read. Wait a moment and try again.",
+                      id: nil, to: client, into: &effects)
         case .countdownWoke(let pitch):
             countdownWakes[pitch] = nil
             // Another pitch's full time published in the same instant does not replace this

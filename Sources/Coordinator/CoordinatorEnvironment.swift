@@ -49,7 +49,6 @@ public struct CoordinatorEnvironment: Sendable {
         public var lockoutMs: Int64 = 60_000
         public var sessionIdleExpiryMs: Int64 = 30 * 24 * 3600 * 1000
         public var presenceIntervalMs: Int64 = 1000
-        public var journalWindow = 1024
         /// Changes kept in the journal: a command whose `base` is older is a `conflict` ("too far
         /// behind"), since nobody can tell what changed since.
         public var journalKept = 10_000

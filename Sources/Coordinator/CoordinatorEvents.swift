@@ -7,6 +7,8 @@ public enum CoordinatorEvent: Equatable, Sendable {
     case clientConnected(ConnectionID, address: String, protocol: WireProtocol = .v1, door: Door = .tls)
     case clientDisconnected(ConnectionID)
     case messageReceived(ConnectionID, text: String)
+    /// The queue's lane for this connection was full: `count` of its messages were never read.
+    case messagesDropped(ConnectionID, count: Int)
     /// The countdown of that pitch's running timer came due.
     case countdownWoke(pitch: Pitch.ID)
     case presenceWoke

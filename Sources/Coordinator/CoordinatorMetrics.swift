@@ -10,13 +10,31 @@ public final class CoordinatorMetrics: Sendable {
         public var decisions = DecisionTally()
         /// Upper bounds in ms → count of ticks at most that late; the last bucket is +Inf.
         public var tickLateness = Histogram(bounds: [1, 2, 5, 10, 25, 50, 100, 250])
+        public var queue = QueueReading()
+    }
+
+    /// The Coordinator queue's lanes, read live (a stuck queue updates nothing).
+    public struct QueueReading: Sendable, Equatable {
+        /// Events waiting, by lane (`control`, `organiser`, `spectator`).
+        public var depth: [String: Int] = [:]
+        /// How long each lane's oldest waiting event has waited, in ms.
+        public var oldestWaitMs: [String: Double] = [:]
+        /// Messages dropped because their lane was full, since start.
+        public var dropped = 0
     }
 
     private let reading = Mutex(Reading())
+    private let queueProbe: @Sendable () -> QueueReading
 
-    public init() {}
+    public init() { queueProbe = { QueueReading() } }
 
-    public func read() -> Reading { reading.withLock { $0 } }
+    init(queue probe: @escaping @Sendable () -> QueueReading) { queueProbe = probe }
+
+    public func read() -> Reading {
+        var current = reading.withLock { $0 }
+        current.queue = queueProbe()
+        return current
+    }
 
     func update(version: Int, decisions: DecisionTally) {
         reading.withLock { reading in

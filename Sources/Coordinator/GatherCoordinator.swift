@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Foundation
 import GatherDelivery
 import GatherModel
@@ -23,8 +24,11 @@ public struct PasswordService: Sendable {
 /// `DispatchSourceTimer`, the KDF off-queue. It is the Transport's `TransportSource`.
 public final class GatherCoordinator: TransportSource, @unchecked Sendable {
     public let queue = DispatchQueue(label: "gather.coordinator", qos: .userInteractive)
-    public let metrics = CoordinatorMetrics()
+    public let metrics: CoordinatorMetrics
     public let exports = ExportDocuments()
+    /// What waits for the queue, in lanes (`CoordinatorLanes` gives the order); `draining` says a
+    /// batch is scheduled or running, so exactly one is.
+    private let lanes = LockedLanes()
 
     private let core: CoordinatorCore
     private let environment: CoordinatorEnvironment
@@ -47,6 +51,17 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
         self.passwords = passwords
         self.logger = logger
         self.deliver = deliver
+        self.metrics = CoordinatorMetrics(queue: { [lanes] in
+            let now = DispatchTime.now().uptimeNanoseconds
+            return lanes.withLock { box in
+                CoordinatorMetrics.QueueReading(
+                    depth: Dictionary(uniqueKeysWithValues: CoordinatorLanes.Lane.allCases.map { ($0.rawValue, box.lanes.depth($0)) }),
+                    oldestWaitMs: Dictionary(uniqueKeysWithValues: CoordinatorLanes.Lane.allCases.map {
+                        ($0.rawValue, Double(box.lanes.oldestWait($0, now: now)) / 1_000_000)
+                    }),
+                    dropped: box.lanes.droppedTotal)
+            }
+        })
         exports.load(history: try store.allHistory(), players: core.state.players)
         metrics.update(version: core.version, decisions: core.tally)
     }
@@ -90,13 +105,49 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
 
     public func connectionClosed(_ id: ConnectionID) { post(.clientDisconnected(id)) }
 
-    public func received(_ text: String, from id: ConnectionID) { post(.messageReceived(id, text: text)) }
+    /// The message waits in its lane (organisers' or spectators'). Once it is handled, or its
+    /// lane drops it, the Transport hears so (`.handled`, after the replies it caused): the
+    /// Transport reads no further from a connection with too many messages waiting here.
+    public func received(_ text: String, from id: ConnectionID) {
+        if !post(.messageReceived(id, text: text)) { deliver([.handled(id)]) }
+    }
 
     /// The relays' spectators, from the venue stream's publisher (any thread).
     public func remoteSpectatorsCounted(_ count: Int) { post(.remoteSpectatorsCounted(count)) }
 
-    private func post(_ event: CoordinatorEvent) {
-        queue.async { self.execute(self.core.handle(event)) }
+    /// Files the event in its lane and makes sure a batch will run; never blocks the caller.
+    /// False when the event was dropped (a message beyond its lane's bounds).
+    @discardableResult
+    private func post(_ event: CoordinatorEvent) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (filed, start) = lanes.withLock { box -> (Bool, Bool) in
+            let filed = box.lanes.push(event, now: now)
+            guard !box.draining else { return (filed, false) }
+            box.draining = true
+            return (filed, true)
+        }
+        if start { queue.async { self.drain() } }
+        return filed
+    }
+
+    /// Runs one short batch of waiting events in lane order, then yields the queue (so timers
+    /// that came due run) and schedules the next batch if any are left.
+    private func drain() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let limits = CoordinatorLanes.Limits()
+        let started = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<limits.batchItems {
+            let event = lanes.withLock { box -> CoordinatorEvent? in
+                let event = box.lanes.next()
+                if event == nil { box.draining = false }
+                return event
+            }
+            guard let event else { return }
+            execute(core.handle(event))
+            if case .messageReceived(let id, _) = event { deliver([.handled(id)]) }
+            if DispatchTime.now().uptimeNanoseconds - started > limits.batchNanoseconds { break }
+        }
+        queue.async { self.drain() }
     }
 
     // MARK: - Effects (on the queue)
@@ -110,6 +161,9 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
             case .greet(let client, let message):
                 deliveries.append(.greet(client, MessagePresenter.bytes(message)))
             case .send(let client, let message):
+                if case .session(let grant) = message {
+                    lanes.withLock { $0.lanes.setOrganiser(client, grant != nil) }
+                }
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
             case .publishSnapshot(let version, let state):
                 let rendered = StateRenderer.render(version: version, state: state, now: now, after: lastRendering)
@@ -174,5 +228,15 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
         timer.setEventHandler(handler: handler)
         timer.resume()
         return timer
+    }
+}
+
+/// The lanes and whether a batch is scheduled, shared by the Transport's thread (filing), the
+/// queue (taking) and `/metrics` (reading).
+private final class LockedLanes: Sendable {
+    private let state = Mutex((lanes: CoordinatorLanes(), draining: false))
+
+    func withLock<Result: Sendable>(_ body: (inout sending (lanes: CoordinatorLanes, draining: Bool)) -> sending Result) -> Result {
+        state.withLock(body)
     }
 }

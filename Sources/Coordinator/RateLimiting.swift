@@ -1,30 +1,6 @@
 import GatherDelivery
 
-/// Messages per connection: bursts up to `capacity`, refilled at `ratePerSecond`.
-struct TokenBucket: Equatable {
-    let capacity: Double
-    let ratePerSecond: Double
-    private(set) var tokens: Double
-    private(set) var updatedAt: Int64
-
-    init(capacity: Double, ratePerSecond: Double, now: Int64) {
-        self.capacity = capacity
-        self.ratePerSecond = ratePerSecond
-        tokens = capacity
-        updatedAt = now
-    }
-
-    /// Takes one token if there is one.
-    mutating func take(now: Int64) -> Bool {
-        if now > updatedAt {
-            tokens = min(capacity, tokens + Double(now - updatedAt) / 1000 * ratePerSecond)
-            updatedAt = now
-        }
-        guard tokens >= 1 else { return false }
-        tokens -= 1
-        return true
-    }
-}
+// `TokenBucket` lives in GatherDelivery: the Transport takes its tokens from the same type.
 
 /// `login`/`register` attempts per key (an address, or a username from an address), counted
 /// the moment an attempt is admitted — so attempts sent in parallel, or on connections closed
@@ -38,6 +14,7 @@ struct AttemptLimiter {
     /// Bounded: keys whose attempts and lock-outs have all expired are dropped when it grows.
     private var attempts: [String: [Int64]] = [:]
     private var lockedUntil: [String: Int64] = [:]
+    private var lastFailure: [String: Int64] = [:]
     private let pruneThreshold = 10_000
 
     init(allowed: Int, windowMs: Int64, lockoutMs: Int64) {
@@ -53,11 +30,18 @@ struct AttemptLimiter {
 
     mutating func admit(_ key: String, now: Int64) {
         attempts[key, default: []].append(now)
-        if attempts.count + lockedUntil.count > pruneThreshold { prune(now: now) }
+        if attempts.count + lockedUntil.count + lastFailure.count > pruneThreshold { prune(now: now) }
     }
 
     mutating func failed(_ key: String, now: Int64) {
+        lastFailure[key] = now
         if standing(key, now: now) >= allowed { lockedUntil[key] = now + lockoutMs }
+    }
+
+    /// Whether `key` failed within the window: such keys wait behind those that did not.
+    func failedRecently(_ key: String, now: Int64) -> Bool {
+        guard let at = lastFailure[key] else { return false }
+        return now - at < windowMs
     }
 
     /// A success is not an attempt against the limit: it is taken back.
@@ -77,57 +61,6 @@ struct AttemptLimiter {
             return recent.isEmpty ? nil : recent
         }
         lockedUntil = lockedUntil.filter { _, until in until > now }
-    }
-}
-
-/// The slow KDF is the one thing a stranger can make the server spend seconds of CPU on, so at
-/// most `running` checks run at once in the whole server and `waiting` more wait their turn;
-/// beyond that an attempt is refused at once.
-struct PasswordChecks: Equatable {
-    static let running = 2
-    static let waiting = 16
-
-    private(set) var running = 0
-    private(set) var queue: [Effect] = []
-    /// The most that ever ran at once, for `/metrics`.
-    private(set) var peak = 0
-
-    var hasRoom: Bool { running < Self.running || queue.count < Self.waiting }
-
-    /// Starts `work` now (returned) or queues it.
-    mutating func request(_ work: Effect) -> Effect? {
-        guard running < Self.running else {
-            queue.append(work)
-            return nil
-        }
-        running += 1
-        peak = max(peak, running)
-        return work
-    }
-
-    /// One check finished: the next waiting one whose client is still there starts.
-    mutating func finished(stillConnected: (ConnectionID) -> Bool) -> Effect? {
-        running = max(0, running - 1)
-        while !queue.isEmpty {
-            let next = queue.removeFirst()
-            guard let client = next.passwordClient, stillConnected(client) else { continue }
-            return request(next)
-        }
-        return nil
-    }
-
-    /// A phone that left no longer needs its queued check (its attempt still counted).
-    mutating func forget(_ client: ConnectionID) {
-        queue.removeAll { $0.passwordClient == client }
-    }
-}
-
-extension Effect {
-    /// The connection a KDF effect answers.
-    public var passwordClient: ConnectionID? {
-        switch self {
-        case .hashPassword(let job), .verifyPassword(let job, _): job.client
-        default: nil
-        }
+        lastFailure = lastFailure.filter { _, at in now - at < windowMs }
     }
 }

@@ -57,4 +57,8 @@ public enum Delivery: Sendable, Equatable {
     /// The countdown of one pitch; gather.v1 connections follow pitch 1's only.
     case publishTick(pitch: Int, bytes: [UInt8])
     case publishPresence([UInt8])
+    /// The source has finished with one message `received` from this connection: the Transport
+    /// counts what each connection has waiting and stops reading one that is too far ahead.
+    /// In the same ordered stream as the replies, so it never overtakes them.
+    case handled(ConnectionID)
 }

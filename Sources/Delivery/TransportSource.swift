@@ -5,7 +5,7 @@
 /// a venue's stream read from NATS. Each side sees the other only through these protocols:
 ///
 ///     Transport ──TransportSource (opened, closed, received)──▶ source
-///     Transport ◀──DeliveryTarget (deliver, handled)─────────── source
+///     Transport ◀──DeliveryTarget (deliver, incl. `.handled`)────── source
 
 /// What a Transport reports, from its service thread. Implementations hand the work to their own
 /// queue at once and never block: every connection of the server waits while this runs.
@@ -14,7 +14,10 @@ public protocol TransportSource: AnyObject, Sendable {
     func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol: WireProtocol, door: Door)
     /// Exactly once for every opened connection; nothing is delivered to `id` after it.
     func connectionClosed(_ id: ConnectionID)
-    /// One complete, valid UTF-8 text message within the size limit.
+    /// One complete, valid UTF-8 text message that paid its token and passed the Transport's
+    /// cheap checks (size, nesting). The source must deliver `.handled(id)` once it is done with
+    /// it: until then it counts against the connection's bounded backlog, and a connection with
+    /// a full backlog is not read any further.
     func received(_ text: String, from id: ConnectionID)
 }
 

@@ -37,6 +37,10 @@ public enum GatherAction: Equatable, Sendable {
     /// Names (or, with nil, clears) the scorer of goal `seq` a moment after the +1.
     case setScorer(seq: Int, scorer: Player.ID?, assist: Player.ID?)
     case cancelGoal(seq: Int)
+    /// Undoes the cancellation of goal `seq`: the goal counts again, scorer and assist kept.
+    case restoreGoal(seq: Int)
+    /// The team's kit colour, one of `KitColour`'s eight, for every page to paint it with.
+    case setTeamColour(TeamSide, KitColour)
     case balanceTeams
     case setTimer(minutes: Int, seconds: Int)
     case startTimer
@@ -54,6 +58,8 @@ public enum GatherAction: Equatable, Sendable {
         case .score: .score
         case .setScorer: .setScorer
         case .cancelGoal: .cancelGoal
+        case .restoreGoal: .restoreGoal
+        case .setTeamColour: .setTeamColour
         case .balanceTeams: .balanceTeams
         case .setTimer: .setTimer
         case .startTimer: .startTimer
@@ -160,6 +166,8 @@ public enum RejectionCode: String, Sendable, Codable {
     case conflict
     case forbidden
     case rateLimited = "rate_limited"
+    /// Another organiser recorded a goal for that team seconds ago: probably the same goal.
+    case possibleDuplicate = "possible_duplicate"
 }
 
 /// Why an action was not applied, in words a person can act on.

@@ -12,6 +12,16 @@ public enum ActionDecoder {
     /// of one letter with thousands of combining marks is refused by its size.
     public static let bytesPerCharacter = 4
 
+    /// `action.confirmed`: absent or false unless the organiser answered "Add another" to a
+    /// possible duplicate; anything but a boolean is `invalid`.
+    public static func confirmed(_ json: JSONValue?) -> Result<Bool, Rejection> {
+        guard let value = json?["confirmed"], !value.isNull else { return .success(false) }
+        guard case .bool(let flag) = value else {
+            return .failure(invalid("\"confirmed\" is true or false."))
+        }
+        return .success(flag)
+    }
+
     public static func decode(_ json: JSONValue) -> Result<Action, Rejection> {
         do {
             return .success(try action(from: json))
@@ -52,7 +62,8 @@ public enum ActionDecoder {
                                 name: try text(json["name"], field: "The pitch name", length: Pitch.nameLength)!)
         case .removePitch:
             return .removePitch(try pitchID(json, required: true))
-        case .createGather, .assign, .renameTeam, .startGather, .score, .setScorer, .cancelGoal, .balanceTeams,
+        case .createGather, .assign, .renameTeam, .startGather, .score, .setScorer, .cancelGoal, .restoreGoal,
+             .setTeamColour, .balanceTeams,
              .setTimer, .startTimer, .pauseTimer, .resetTimer, .endGather, .cancelGather:
             let action = try gatherAction(kind, json)
             return .onPitch(try pitchID(json, required: false), action)
@@ -107,6 +118,14 @@ public enum ActionDecoder {
                               assist: try optionalPlayerID(json["assistId"], field: "assistId"))
         case .cancelGoal:
             return .cancelGoal(seq: try goalSeq(json))
+        case .restoreGoal:
+            return .restoreGoal(seq: try goalSeq(json))
+        case .setTeamColour:
+            let side = try team(json)
+            guard let colour = json["colour"]?.stringValue.flatMap(KitColour.init(rawValue:)) else {
+                throw invalid("\"colour\" must be one of " + KitColour.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            }
+            return .setTeamColour(side, colour)
         case .balanceTeams: return .balanceTeams
         case .setTimer:
             guard let minutes = json["minutes"]?.intValue, clockRange.contains(minutes),

@@ -7,7 +7,8 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     // MARK: Pitches
     case addPitch, renamePitch, removePitch
     // MARK: A pitch's gather
-    case createGather, assign, renameTeam, startGather, score, setScorer, cancelGoal, balanceTeams
+    case createGather, assign, renameTeam, startGather, score, setScorer, cancelGoal, restoreGoal, setTeamColour
+    case balanceTeams
     case setTimer, startTimer, pauseTimer, resetTimer, endGather, cancelGather
     // MARK: The server's own
     /// A countdown ran out: the server's change, journalled like a command but never sent by one.

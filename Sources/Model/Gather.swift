@@ -13,11 +13,22 @@ public enum Placement: String, Sendable, Codable {
 public struct Team: Equatable, Sendable, Codable {
     public var name: String
     public var players: [Player.ID]
+    /// nil: the side's default kit (Team A blue, Team B red). Absent in gathers stored before.
+    public var colour: KitColour?
 
-    public init(name: String, players: [Player.ID] = []) {
+    public init(name: String, players: [Player.ID] = [], colour: KitColour? = nil) {
         self.name = name
         self.players = players
+        self.colour = colour
     }
+}
+
+/// The eight kit colours an organiser can pick for a team; pages map each to a palette that
+/// keeps text readable on it.
+public enum KitColour: String, CaseIterable, Sendable, Codable {
+    case blue, red, white, black, yellow, green, orange, purple
+
+    public static func defaultColour(for side: TeamSide) -> KitColour { side == .A ? .blue : .red }
 }
 
 public enum Phase: String, Sendable, Codable {
@@ -117,7 +128,7 @@ public struct ActiveGather: Equatable, Sendable, Codable {
 /// One line of the gather's timeline.
 public struct GatherEvent: Equatable, Sendable, Codable {
     public enum Kind: String, Sendable, Codable {
-        case goal, goalCancelled, kickoff, timerSet, timerStarted, timerPaused, timerReset, fullTime, teamsBalanced
+        case goal, goalCancelled, goalRestored, kickoff, timerSet, timerStarted, timerPaused, timerReset, fullTime, teamsBalanced
     }
 
     public var seq: Int
@@ -133,12 +144,16 @@ public struct GatherEvent: Equatable, Sendable, Codable {
     public var cancelled: Bool?
     /// On `goalCancelled`: the `seq` of the goal it cancels.
     public var cancels: Int?
+    /// On `goalCancelled`: a later `restoreGoal` undid it.
+    public var undone: Bool?
+    /// On `goalRestored`: the `seq` of the goal it restores.
+    public var restores: Int?
     /// On `teamsBalanced`: the smallest difference between the teams' rating sums.
     public var difference: Int?
 
     public init(seq: Int, kind: Kind, team: TeamSide? = nil, at: Int64, matchMs: Int? = nil, by: String? = nil,
                 playerId: Player.ID? = nil, assistId: Player.ID? = nil, cancelled: Bool? = nil, cancels: Int? = nil,
-                difference: Int? = nil) {
+                difference: Int? = nil, undone: Bool? = nil, restores: Int? = nil) {
         self.seq = seq
         self.kind = kind
         self.team = team
@@ -150,6 +165,8 @@ public struct GatherEvent: Equatable, Sendable, Codable {
         self.cancelled = cancelled
         self.cancels = cancels
         self.difference = difference
+        self.undone = undone
+        self.restores = restores
     }
 
     /// A goal as it is recorded at +1: nobody named yet, not cancelled.
@@ -166,10 +183,13 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
     public struct Lineup: Equatable, Sendable, Codable {
         public var name: String
         public var players: [PlayerName]
+        /// The kit colour the team wore, when an organiser picked one.
+        public var colour: KitColour?
 
-        public init(name: String, players: [PlayerName]) {
+        public init(name: String, players: [PlayerName], colour: KitColour? = nil) {
             self.name = name
             self.players = players
+            self.colour = colour
         }
     }
 

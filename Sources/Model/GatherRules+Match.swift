@@ -15,11 +15,13 @@ extension GatherRules {
             if let missing = ids.first(where: { state.player($0) == nil }) { throw notFound(missing) }
             for id in ids { try requireFree(id, in: state) }
             state.pitches[index].gather = ActiveGather(id: context.newGatherID, bench: ids)
+            state.pitches[index].lastResult = nil
 
         case .endGather:
             let gather = try liveGather(pitch, doing: "end it")
-            endGather(gather, on: pitch, in: &state, at: context.now)
+            let entry = endGather(gather, on: pitch, in: &state, at: context.now)
             state.pitches[index].gather = nil
+            state.pitches[index].lastResult = entry
 
         case .cancelGather:
             _ = try activeGather(pitch)
@@ -78,6 +80,9 @@ extension GatherRules {
         case .renameTeam(let side, let name):
             gather[side].name = name
 
+        case .setTeamColour(let side, let colour):
+            gather[side].colour = colour
+
         case .startGather:
             guard gather.phase == .setup else { throw Rejection(.wrongPhase, "The gather has already kicked off.") }
             guard !gather.teamA.players.isEmpty, !gather.teamB.players.isEmpty else {
@@ -96,6 +101,9 @@ extension GatherRules {
                                     "\(gather[side].name) already has \(Score.range.upperBound) goals, the most a score can show.")
                 }
                 try checkCredit(scorer: scorer, assist: assist, side: side, in: gather)
+                if !context.confirmed, let question = possibleDuplicate(of: side, in: gather, context) {
+                    throw question
+                }
                 gather.score[side] += 1
                 gather.record(.goal(team: side, at: context.now, matchMs: gather.timer.playedMs(at: context.now),
                                     by: context.by, playerId: scorer, assistId: assist))
@@ -123,6 +131,17 @@ extension GatherRules {
             }
             try requireRoom(gather)
             cancel(goal, in: &gather, context)
+
+        case .restoreGoal(let seq):
+            guard let goal = gather.event(seq: seq), goal.kind == .goal, goal.cancelled == true, let side = goal.team else {
+                throw Rejection(.notFound, "There is no cancelled goal #\(seq) in this gather to bring back.")
+            }
+            guard gather.score[side] < Score.range.upperBound else {
+                throw Rejection(.outOfRange,
+                                "\(gather[side].name) already has \(Score.range.upperBound) goals, the most a score can show.")
+            }
+            try requireRoom(gather)
+            restore(goal, side: side, in: &gather, context)
 
         case .setTimer(let minutes, let seconds):
             guard gather.timer.status != .running else {
@@ -182,6 +201,38 @@ extension GatherRules {
         gather.score[side] -= 1
         gather.record(GatherEvent(seq: 0, kind: .goalCancelled, team: side, at: context.now,
                                   matchMs: gather.timer.playedMs(at: context.now), by: context.by, cancels: goal.seq))
+    }
+
+    /// Undoes the latest cancellation of `goal`: the goal stands again with its scorer and assist,
+    /// that `goalCancelled` stays in the timeline marked `undone`, and a `goalRestored` says so.
+    private static func restore(_ goal: GatherEvent, side: TeamSide, in gather: inout ActiveGather,
+                                _ context: ActionContext) {
+        guard let index = gather.events.firstIndex(where: { $0.seq == goal.seq }) else { return }
+        gather.events[index].cancelled = false
+        if let cancellation = gather.events.lastIndex(where: {
+            $0.kind == .goalCancelled && $0.cancels == goal.seq && $0.undone != true
+        }) {
+            gather.events[cancellation].undone = true
+        }
+        gather.score[side] += 1
+        gather.record(GatherEvent(seq: 0, kind: .goalRestored, team: side, at: context.now,
+                                  matchMs: gather.timer.playedMs(at: context.now), by: context.by, restores: goal.seq))
+    }
+
+    /// How long after another organiser's goal a +1 for the same team is asked about.
+    public static let duplicateWindowMs: Int64 = 20_000
+
+    /// Two organisers watching the same goal press +1 a second apart: the second is asked
+    /// before it counts. An organiser's own second press is a second goal, never a question.
+    static func possibleDuplicate(of side: TeamSide, in gather: ActiveGather, _ context: ActionContext) -> Rejection? {
+        guard let latest = latestStandingGoal(of: side, in: gather), let by = latest.by, by != context.by else {
+            return nil
+        }
+        let age = context.now - latest.at
+        guard age < duplicateWindowMs else { return nil }
+        let seconds = age / 1000
+        let when = seconds < 1 ? "just now" : "\(seconds) s ago"
+        return Rejection(.possibleDuplicate, "\(by) added a goal for \(gather[side].name) \(when). Add another?")
     }
 
     /// A scorer and an assist must be players of the scoring team in this gather, and two people.

@@ -2,13 +2,17 @@
 
 extension GatherRules {
     /// Files the gather in history and moves every player's rating and stats by its result.
-    static func endGather(_ gather: ActiveGather, on pitch: Pitch, in state: inout GatherState, at now: Int64) {
+    @discardableResult
+    static func endGather(_ gather: ActiveGather, on pitch: Pitch, in state: inout GatherState, at now: Int64)
+        -> HistoryEntry
+    {
         let entry = historyEntry(for: gather, on: pitch, in: state, endedAt: now)
         applyRecords(of: entry, to: &state.players)
         state.history.insert(entry, at: 0)
         if state.history.count > GatherState.recentHistoryLimit {
             state.history.removeLast(state.history.count - GatherState.recentHistoryLimit)
         }
+        return entry
     }
 
     /// What one finished gather adds to its players: the same function rebuilds every record
@@ -31,7 +35,7 @@ extension GatherRules {
         func lineup(_ team: Team) -> HistoryEntry.Lineup {
             HistoryEntry.Lineup(name: team.name, players: team.players.map {
                 HistoryEntry.PlayerName(id: $0, name: state.player($0)?.name ?? "#\($0)")
-            })
+            }, colour: team.colour)
         }
         let goals = gather.standingGoals.compactMap { goal in
             goal.team.map { HistoryEntry.Goal(team: $0, playerId: goal.playerId, assistId: goal.assistId,

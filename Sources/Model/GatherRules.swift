@@ -4,11 +4,15 @@ public struct ActionContext: Equatable, Sendable {
     public var now: Int64
     public var by: String?
     public var newGatherID: String
+    /// The organiser has seen the "possible duplicate" question and said "Add another"
+    /// (`action.confirmed: true` on the wire).
+    public var confirmed: Bool
 
-    public init(now: Int64, by: String?, newGatherID: String = "") {
+    public init(now: Int64, by: String?, newGatherID: String = "", confirmed: Bool = false) {
         self.now = now
         self.by = by
         self.newGatherID = newGatherID
+        self.confirmed = confirmed
     }
 }
 
@@ -69,14 +73,14 @@ public enum GatherRules {
             let gather = state.pitch(pitch)?.gather
             switch action {
             case .assign(let id, _): return [.player(id)]
-            case .renameTeam(let side, _): return [.teamName(pitch, side)]
+            case .renameTeam(let side, _), .setTeamColour(let side, _): return [.teamName(pitch, side)]
             case .score(let side, let delta, _, _):
                 guard delta < 0, let goal = gather.flatMap({ latestStandingGoal(of: side, in: $0) }) else {
                     return [.score(pitch, side)]
                 }
                 return [.score(pitch, side), .goal(pitch, seq: goal.seq)]
             case .setScorer(let seq, _, _): return [.goal(pitch, seq: seq)]
-            case .cancelGoal(let seq):
+            case .cancelGoal(let seq), .restoreGoal(let seq):
                 let side = gather?.event(seq: seq)?.team
                 return Set([.goal(pitch, seq: seq)] + (side.map { [.score(pitch, $0)] } ?? []))
             case .balanceTeams: return Set((gather?.memberIDs ?? []).map(Subject.player))

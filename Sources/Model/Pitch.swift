@@ -10,11 +10,15 @@ public struct Pitch: Equatable, Sendable, Codable {
     public let id: ID
     public var name: String
     public var gather: ActiveGather?
+    /// The last gather that ended here, shown as "Full time" until the next `createGather`
+    /// (`cancelGather` keeps it). The history entry itself, so names and goals stay as they were.
+    public var lastResult: HistoryEntry?
 
-    public init(id: ID, name: String, gather: ActiveGather? = nil) {
+    public init(id: ID, name: String, gather: ActiveGather? = nil, lastResult: HistoryEntry? = nil) {
         self.id = id
         self.name = name
         self.gather = gather
+        self.lastResult = lastResult
     }
 
     /// "Pitch 1", the name a new venue starts with.

@@ -55,24 +55,47 @@ public enum StatePresenter {
             "teams": ["A": lineup(entry.teamA), "B": lineup(entry.teamB)],
             "score": json(entry.score),
             "winner": .string(entry.winner.rawValue),
-            "goals": .array(entry.goals.map { goal in
-                ["team": .string(goal.team.rawValue), "playerId": optional(goal.playerId),
-                 "assistId": optional(goal.assistId), "matchMs": .int(goal.matchMs)]
-            }),
+            "goals": goals(entry.goals),
         ]
     }
 
     // MARK: - Parts of a pitch
 
     private static func json(_ pitch: Pitch, now: Int64) -> JSONValue {
-        ["id": .int(pitch.id), "name": .string(pitch.name), "gather": pitch.gather.map { json($0, now: now) } ?? .null]
+        ["id": .int(pitch.id), "name": .string(pitch.name), "gather": pitch.gather.map { json($0, now: now) } ?? .null,
+         "lastResult": pitch.lastResult.map(lastResult) ?? .null]
+    }
+
+    /// docs/PROTOCOL.md "Full time stays": what a page shows in place of the match until the
+    /// next gather on that pitch.
+    public static func lastResult(_ entry: HistoryEntry) -> JSONValue {
+        func team(_ side: TeamSide) -> JSONValue {
+            let lineup = entry[side]
+            return ["name": .string(lineup.name), "score": .int(entry.score[side]),
+                    "playerIds": .array(lineup.players.map { .int($0.id) }),
+                    "colour": .string((lineup.colour ?? KitColour.defaultColour(for: side)).rawValue)]
+        }
+        return [
+            "historyId": .string(entry.id),
+            "endedAt": .int(Int(entry.endedAt)),
+            "teams": ["A": team(.A), "B": team(.B)],
+            "winner": .string(entry.winner.rawValue),
+            "goals": goals(entry.goals),
+        ]
+    }
+
+    private static func goals(_ goals: [HistoryEntry.Goal]) -> JSONValue {
+        .array(goals.map { goal in
+            ["team": .string(goal.team.rawValue), "playerId": optional(goal.playerId),
+             "assistId": optional(goal.assistId), "matchMs": .int(goal.matchMs)]
+        })
     }
 
     private static func json(_ gather: ActiveGather, now: Int64) -> JSONValue {
         [
             "id": .string(gather.id),
             "phase": .string(gather.phase.rawValue),
-            "teams": ["A": json(gather.teamA), "B": json(gather.teamB)],
+            "teams": ["A": json(gather.teamA, .A), "B": json(gather.teamB, .B)],
             "bench": .array(gather.bench.map(JSONValue.int)),
             "score": json(gather.score),
             "timer": json(gather.timer, now: now),
@@ -80,8 +103,11 @@ public enum StatePresenter {
         ]
     }
 
-    private static func json(_ team: Team) -> JSONValue {
-        ["name": .string(team.name), "players": .array(team.players.map(JSONValue.int))]
+    /// `colour` only once an organiser picked one; pages paint Team A blue and Team B red without it.
+    private static func json(_ team: Team, _ side: TeamSide) -> JSONValue {
+        var members: [String: JSONValue] = ["name": .string(team.name), "players": .array(team.players.map(JSONValue.int))]
+        if let colour = team.colour { members["colour"] = .string(colour.rawValue) }
+        return .object(members)
     }
 
     private static func json(_ score: Score) -> JSONValue {
@@ -104,6 +130,9 @@ public enum StatePresenter {
             members["cancelled"] = .bool(event.cancelled == true)
         case .goalCancelled:
             if let cancels = event.cancels { members["cancels"] = .int(cancels) }
+            if event.undone == true { members["undone"] = true }
+        case .goalRestored:
+            if let restores = event.restores { members["restores"] = .int(restores) }
         case .teamsBalanced:
             if let difference = event.difference { members["difference"] = .int(difference) }
         default:

@@ -58,9 +58,10 @@ enum Rows {
 
     static func upsert(_ pitch: Pitch, in db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO pitches (id, name, gather_json) VALUES (?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET name = excluded.name, gather_json = excluded.gather_json
-            """, arguments: [pitch.id, pitch.name, try pitch.gather.map(json)])
+            INSERT INTO pitches (id, name, gather_json, last_result_json) VALUES (?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, gather_json = excluded.gather_json,
+                last_result_json = excluded.last_result_json
+            """, arguments: [pitch.id, pitch.name, try pitch.gather.map(json), try pitch.lastResult.map(json)])
     }
 
     static func pitch(_ row: Row) throws -> Pitch {
@@ -68,7 +69,10 @@ enum Rows {
         let gather = try (row["gather_json"] as String?).map {
             try value(ActiveGather.self, fromJSON: $0, what: "active gather of pitch \(id)")
         }
-        return Pitch(id: id, name: row["name"], gather: gather)
+        let lastResult = try (row.hasColumn("last_result_json") ? row["last_result_json"] as String? : nil).map {
+            try value(HistoryEntry.self, fromJSON: $0, what: "last result of pitch \(id)")
+        }
+        return Pitch(id: id, name: row["name"], gather: gather, lastResult: lastResult)
     }
 
     // MARK: - Journal

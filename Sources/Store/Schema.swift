@@ -10,6 +10,7 @@ enum Schema {
         migrator.registerMigration("v1", migrate: createVersion1)
         migrator.registerMigration("v2-pitches-and-records", migrate: PitchesAndRecordsMigration.migrate)
         migrator.registerMigration(OrganisersMigration.identifier, migrate: OrganisersMigration.migrate)
+        migrator.registerMigration(PitchLastResultMigration.identifier, migrate: PitchLastResultMigration.migrate)
         return migrator
     }
 

@@ -17,15 +17,8 @@ public enum MirrorSetup {
         var options: OpaquePointer?
         try check(natsOptions_Create(&options), "cannot make the NATS options")
         defer { natsOptions_Destroy(options) }
-        try check(natsOptions_SetURL(options, endpoint.url), "the NATS address \(endpoint.url) is not usable")
+        try endpoint.apply(to: options)
         try check(natsOptions_SetTimeout(options, 5_000), "cannot set the NATS timeout")
-        switch endpoint.credentials {
-        case .none: break
-        case .credentialsFile(let path):
-            try check(natsOptions_SetUserCredentialsFromFiles(options, path, nil), "cannot use the NATS credentials \(path)")
-        case .userPassword(let user, let password):
-            try check(natsOptions_SetUserInfo(options, user, password), "cannot use the NATS user")
-        }
         var connection: OpaquePointer?
         try check(natsConnection_Connect(&connection, options), "cannot connect to the hub at \(endpoint.url)")
         defer { natsConnection_Destroy(connection) }
@@ -87,9 +80,5 @@ public enum MirrorSetup {
         }
         try check(status, "cannot create the mirror \(mirrorName) (JetStream error \(errorCode.rawValue))")
         return .created
-    }
-
-    private static func check(_ status: natsStatus, _ what: String) throws {
-        guard status == NATS_OK else { throw NATSFailure(what, status) }
     }
 }

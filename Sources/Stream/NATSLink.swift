@@ -24,6 +24,19 @@ public struct NATSEndpoint: Sendable, Equatable {
         self.credentials = credentials
         self.clientName = clientName
     }
+
+    /// Puts the address and the credentials on libnats options: the one place both the venue's
+    /// link and `gather nats mirror` say where to connect and as whom.
+    func apply(to options: OpaquePointer?) throws {
+        try check(natsOptions_SetURL(options, url), "the NATS address \(url) is not usable")
+        switch credentials {
+        case .none: break
+        case .credentialsFile(let path):
+            try check(natsOptions_SetUserCredentialsFromFiles(options, path, nil), "cannot use the NATS credentials \(path)")
+        case .userPassword(let user, let password):
+            try check(natsOptions_SetUserInfo(options, user, password), "cannot use the NATS user")
+        }
+    }
 }
 
 public struct NATSFailure: Error, CustomStringConvertible {
@@ -31,6 +44,11 @@ public struct NATSFailure: Error, CustomStringConvertible {
     init(_ what: String, _ status: natsStatus) {
         description = "\(what): \(String(cString: natsStatus_GetText(status)))"
     }
+}
+
+/// Throws `NATSFailure` unless libnats answered OK: how this module checks every libnats call.
+func check(_ status: natsStatus, _ what: String) throws {
+    guard status == NATS_OK else { throw NATSFailure(what, status) }
 }
 
 /// One libnats connection that never gives up: it keeps trying when the server is down at start,
@@ -79,15 +97,8 @@ final class NATSLink: @unchecked Sendable {
         try check(natsOptions_Create(&options), "cannot make the NATS options")
         defer { natsOptions_Destroy(options) }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        try check(natsOptions_SetURL(options, endpoint.url), "the NATS address \(endpoint.url) is not usable")
+        try endpoint.apply(to: options)
         try check(natsOptions_SetName(options, endpoint.clientName), "cannot name the NATS connection")
-        switch endpoint.credentials {
-        case .none: break
-        case .credentialsFile(let path):
-            try check(natsOptions_SetUserCredentialsFromFiles(options, path, nil), "cannot use the NATS credentials \(path)")
-        case .userPassword(let user, let password):
-            try check(natsOptions_SetUserInfo(options, user, password), "cannot use the NATS user")
-        }
         try check(natsOptions_SetTimeout(options, 2_000), "cannot set the NATS timeout")
         try check(natsOptions_SetMaxReconnect(options, -1), "cannot set NATS reconnects")
         try check(natsOptions_SetReconnectWait(options, 500), "cannot set the NATS reconnect wait")
@@ -130,10 +141,6 @@ final class NATSLink: @unchecked Sendable {
 
     fileprivate func handle(_ event: Event) {
         queue.async { [onEvent] in onEvent(event) }
-    }
-
-    private func check(_ status: natsStatus, _ what: String) throws {
-        guard status == NATS_OK else { throw NATSFailure(what, status) }
     }
 }
 

@@ -52,7 +52,7 @@ public struct PublishQueue: Sendable {
             ticks[pitch] = bytes
         case .publishPresence(let bytes):
             presence = bytes
-        case .greet, .send:
+        case .greet, .send, .handled:
             break
         }
     }

@@ -125,8 +125,10 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
 
     public func received(_ text: String, from id: ConnectionID) {
         queue.async { [self] in
-            guard let reply = RelayReplies.reply(to: text, version: follower.announced ?? 0) else { return }
-            deliver([.send(id, reply)])
+            // `.handled` after the reply: the Transport reads no further from a connection with
+            // too many messages waiting here.
+            let reply = RelayReplies.reply(to: text, version: follower.announced ?? 0)
+            deliver((reply.map { [Delivery.send(id, $0)] } ?? []) + [.handled(id)])
         }
     }
 

@@ -71,12 +71,13 @@ enum HandshakeRules {
         }
     }
 
-    /// Headers on every HTTP answer. The CSP allows only this origin (and its own WebSocket).
+    /// Headers on every HTTP answer. The CSP allows only this origin (`'self'` covers its own
+    /// WebSocket, ws: or wss:, in CSP Level 3 browsers).
     /// No HSTS: it would send phones from the plain spectator door to TLS on the same host.
     static func securityHeaders(_ door: Door) -> [(String, String)] {
         [
             ("Content-Security-Policy",
-             "default-src 'self'; connect-src 'self' \(door == .tls ? "wss:" : "ws:"); img-src 'self' data:; style-src 'self'; "
+             "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
                  + "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
             ("X-Content-Type-Options", "nosniff"),
             ("Referrer-Policy", "no-referrer"),
@@ -99,20 +100,5 @@ enum HandshakeRules {
             for prefix in ["/api/", "/css/", "/js/", "/icons/"] where path.hasPrefix(prefix) { return .serve }
             return .notHere
         }
-    }
-
-    /// The host name of a `Host` header without its port (`[::1]:8080` → `[::1]`), or nil when it
-    /// does not look like a host: it goes into a `Location` header, so nothing else may pass.
-    static func hostName(_ header: String?) -> String? {
-        guard let header, !header.isEmpty, header.utf8.count <= 255 else { return nil }
-        var host = Substring(header)
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            host = host[...close]
-        } else if let colon = host.lastIndex(of: ":") {
-            host = host[..<colon]
-        }
-        let allowed = host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) }
-        return allowed && !host.isEmpty ? String(host) : nil
     }
 }

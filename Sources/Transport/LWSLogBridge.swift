@@ -1,5 +1,7 @@
 import CLibWebSockets
+import Dispatch
 import Foundation
+import GatherDelivery
 import Logging
 import Synchronization
 
@@ -7,16 +9,24 @@ import Synchronization
 /// the server prints has one format. lws logs from its service thread only.
 enum LWSLogBridge {
     static func install(logger: Logger) {
-        sink.withLock { $0 = logger }
+        sink.withLock { $0.logger = logger }
         gather_lws_set_log(gather_lws_log_err() | gather_lws_log_warn(), lwsLogThunk)
     }
 
-    /// Process-wide, as lws's log hook is.
-    fileprivate static let sink = Mutex<Logger?>(nil)
+    /// Process-wide, as lws's log hook is. lws's lines can quote what a client sent (a bad
+    /// header), so they are escaped and cut like any client text, and counted past a few a window.
+    fileprivate static let sink = Mutex<(logger: Logger?, throttle: LogThrottle)>((nil, LogThrottle(burst: 20)))
 
     fileprivate static func emit(level: Int32, line: String) {
-        guard let logger = sink.withLock({ $0 }) else { return }
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (logger, admitted, summaries) = sink.withLock { sink in
+            let admitted = sink.throttle.admit("libwebsockets messages", key: "its own log", now: now)
+            return (sink.logger, admitted, sink.throttle.summaries(now: now))
+        }
+        guard let logger else { return }
+        for summary in summaries { logger.notice("\(summary.line)") }
+        guard admitted else { return }
+        let trimmed = LogText.escaped(line.trimmingCharacters(in: .whitespacesAndNewlines))
         // lws warns about every refused handshake; that is our decision, already logged by us.
         let swiftLevel: Logger.Level = level == gather_lws_log_err() ? .error : .info
         logger.log(level: swiftLevel, "\(trimmed)", metadata: ["lws.level": "\(level)"])

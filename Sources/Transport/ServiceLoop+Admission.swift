@@ -1,4 +1,6 @@
 import CLibWebSockets
+import Dispatch
+import GatherDelivery
 import Foundation
 
 // MARK: - Who may connect: per-address accounting from accept to close (service thread only)
@@ -28,9 +30,16 @@ extension ServiceLoop {
         let address = Self.peerAddress(wsi)
         acceptedPeers[wsi] = address
         tcpConnectionsByAddress[address, default: 0] += 1
+        awaitingHeaders[wsi] = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// The request's headers are all in (a request, or an upgrade to judge).
+    func headersArrived(_ wsi: OpaquePointer) {
+        awaitingHeaders[wsi] = nil
     }
 
     func destroyed(_ wsi: OpaquePointer) {
+        awaitingHeaders[wsi] = nil
         guard let address = acceptedPeers.removeValue(forKey: wsi) else { return }
         let left = tcpConnectionsByAddress[address, default: 1] - 1
         tcpConnectionsByAddress[address] = left > 0 ? left : nil
@@ -56,6 +65,7 @@ extension ServiceLoop {
     /// CVE-2025-11677), which is why a request without one is closed at once.
     func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
         assertOnServiceThread()
+        headersArrived(wsi)
         guard lws_hdr_total_length(wsi, WSI_TOKEN_UPGRADE) > 0,
               let upgrade = HTTPHeaders.value(wsi, WSI_TOKEN_UPGRADE)?.lowercased()
         else { return -1 }
@@ -66,7 +76,8 @@ extension ServiceLoop {
             }
             return 0
         }
-        logger.notice("refused an HTTP upgrade that is not a WebSocket", metadata: ["http.upgrade": "\(upgrade.prefix(32))"])
+        noteRefusal("refused handshakes", address: Self.peerAddress(wsi), "refused an HTTP upgrade that is not a WebSocket",
+                    metadata: ["http.upgrade": "\(LogText.escaped(upgrade.prefix(32)))"])
         return refuseUpgrade(wsi, status: 400, reason: "Bad Request", detail: "this server speaks HTTP/1.1 and WebSockets only")
     }
 }

@@ -18,9 +18,11 @@ extension ServiceLoop {
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            headersArrived(wsi)
             // An upgrade that offered no subprotocol binds to protocol 0: not ours to accept.
             return refuseUpgrade(wsi, status: 400, reason: "Bad Request", detail: subprotocolAdvice)
         case LWS_CALLBACK_HTTP:
+            headersArrived(wsi)
             return serveRequest(wsi)
         case LWS_CALLBACK_HTTP_WRITEABLE:
             return writePendingBody(wsi)
@@ -50,8 +52,7 @@ extension ServiceLoop {
             case .toTLS where tlsPort == 0:
                 return respond(wsi, .text(404, "Organisers use the venue's own address."))
             case .toTLS:
-                let host = HandshakeRules.hostName(HTTPHeaders.value(wsi, WSI_TOKEN_HOST)) ?? "localhost"
-                let location = "https://\(host):\(tlsPort)\(path)"
+                let location = "https://\(ownHost(wsi)):\(tlsPort)\(path)"
                 return respond(wsi, .text(308, "Organisers use the secure address: \(location)"),
                                extraHeaders: [("Location", location)])
             case .notHere:
@@ -112,6 +113,25 @@ extension ServiceLoop {
     func staticFileHeaders(_ door: Door) -> String {
         (HandshakeRules.securityHeaders(door) + [("Cache-Control", "no-cache")])
             .map { "\($0.0): \($0.1)\r\n" }.joined()
+    }
+
+    /// A host this server names itself, never the request's `Host` header: the `--host` address,
+    /// else the local address the request came in on, else `localhost`.
+    func ownHost(_ wsi: OpaquePointer) -> String {
+        let configured = configuration.host
+        if configured != "0.0.0.0", configured != "::", !configured.isEmpty {
+            return configured.contains(":") ? "[\(configured)]" : configured
+        }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let descriptor = lws_get_socket_fd(wsi)
+        let found = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard descriptor >= 0, found == 0 else { return "localhost" }
+        let address = Self.numericAddress(&storage, length: length)
+        guard address != "unknown" else { return "localhost" }
+        return address.contains(":") ? "[\(address)]" : address
     }
 
     /// The peer's numeric address, as lws saw it at accept time.

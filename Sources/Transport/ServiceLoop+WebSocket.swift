@@ -60,18 +60,19 @@ extension ServiceLoop {
         let origin = HTTPHeaders.value(wsi, WSI_TOKEN_ORIGIN)
         guard HandshakeRules.originAllowed(origin: origin, host: HTTPHeaders.value(wsi, WSI_TOKEN_HOST),
                                            door: door(of: wsi)) else {
-            logger.notice("refused a WebSocket from a foreign origin", metadata: ["http.origin": "\(origin ?? "")"])
+            noteRefusal("refused handshakes", address: Self.peerAddress(wsi), "refused a WebSocket from a foreign origin",
+                        metadata: ["http.origin": "\(LogText.escaped(origin ?? ""))"])
             return refuseUpgrade(wsi, status: 403, reason: "Forbidden", detail: "this page is not served by this server")
         }
         guard !draining, connections.count < configuration.maximumConnections else {
-            logger.warning("refused a WebSocket: connection limit reached",
-                           metadata: ["transport.connections": "\(connections.count)"])
+            noteRefusal("refused handshakes", address: "the whole server", "refused a WebSocket: connection limit reached",
+                        metadata: ["transport.connections": "\(connections.count)"])
             return refuseUpgrade(wsi, status: 503, reason: "Service Unavailable", detail: "the server is full")
         }
         let address = Self.peerAddress(wsi)
         guard connectionsByAddress[address, default: 0] < configuration.maximumConnectionsPerAddress else {
-            logger.notice("refused a WebSocket: too many from one address",
-                          metadata: ["transport.per_address": "\(configuration.maximumConnectionsPerAddress)"])
+            noteRefusal("refused handshakes", address: address, "refused a WebSocket: too many from one address",
+                        metadata: ["transport.per_address": "\(configuration.maximumConnectionsPerAddress)"])
             return refuseUpgrade(wsi, status: 429, reason: "Too Many Requests",
                                  detail: "too many connections from your address")
         }
@@ -81,8 +82,9 @@ extension ServiceLoop {
     /// Writes a plain HTTP answer in place of the 101; returning 1 then makes lws close.
     func refuseUpgrade(_ wsi: OpaquePointer, status: Int, reason: String, detail: String) -> Int32 {
         let body = detail + "\n"
+        let headers = HandshakeRules.securityHeaders(door(of: wsi)).map { "\($0.0): \($0.1)\r\n" }.joined()
         let response = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+            + "Content-Length: \(body.utf8.count)\r\n" + headers + "Cache-Control: no-store\r\nConnection: close\r\n\r\n" + body
         let frame = SharedFrame(Array(response.utf8))
         _ = lws_write(wsi, frame.payload, frame.count, LWS_WRITE_HTTP_HEADERS)
         return 1
@@ -94,7 +96,8 @@ extension ServiceLoop {
         let connection = LiveConnection(id: ConnectionID(nextConnectionNumber), wsi: wsi, wire: wire,
                                         door: door(of: wsi), remoteAddress: Self.peerAddress(wsi),
                                         replyLimit: configuration.replyQueueLimit,
-                                        pingIntervalSeconds: configuration.pingIntervalSeconds)
+                                        pingIntervalSeconds: configuration.pingIntervalSeconds,
+                                        limits: configuration.messageLimits)
         session.pointee = nextConnectionNumber
         connections[nextConnectionNumber] = connection
         connectionsByAddress[connection.remoteAddress, default: 0] += 1
@@ -112,6 +115,9 @@ extension ServiceLoop {
         releasePartial(connection)
         let left = connectionsByAddress[connection.remoteAddress, default: 1] - 1
         connectionsByAddress[connection.remoteAddress] = left > 0 ? left : nil
+        if left <= 0, addressBudgets[connection.remoteAddress]?.isFull(now: Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)) == true {
+            addressBudgets[connection.remoteAddress] = nil
+        }
         setConnectionCount(connections.count)
         source.connectionClosed(connection.id)
         drainedConnectionClosed()
@@ -141,11 +147,55 @@ extension ServiceLoop {
         }
         guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
         defer { releasePartial(connection) }
+        // The message pays before anything reads it, malformed or not.
+        let now = Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000)
+        let limits = configuration.messageLimits
+        let verdict = MessageGate.judge(connection.incoming, connection: &connection.budget,
+                                        address: &addressBudgets[connection.remoteAddress, default: newAddressBudget(now)],
+                                        limits: limits, now: now)
+        switch verdict {
+        case .pass:
+            break
+        case .answer(let answer):
+            let bytes = GateAnswers.bytes(answer, version: shared.state?.version ?? 0)
+            guard connection.outbox.enqueue(SharedFrame(bytes)) else {
+                return closeNow(wsi, code: CloseCode.policyViolation, reason: "too many replies waiting")
+            }
+            lws_callback_on_writable(wsi)
+            return 0
+        case .close(let code, let reason):
+            noteRefusal("connections closed for what they sent", address: connection.remoteAddress,
+                        "closing a connection: \(reason)", metadata: ["connection.id": "\(connection.id.rawValue)",
+                                                                     "ws.close_code": "\(code)"])
+            return closeNow(wsi, code: code, reason: reason)
+        }
         guard let text = String(validating: connection.incoming, as: UTF8.self) else {
             return closeNow(wsi, code: CloseCode.invalidPayload, reason: "text frames must be valid UTF-8")
         }
+        if lws_is_ssl(wsi) != 0 {
+            guard MessageGate.admitToBacklog(bytes: connection.incoming.count, connection: &connection.budget,
+                                             limits: limits) else {
+                let scan = MessageScan(connection.incoming)
+                let answer = GateAnswers.bytes(.rateLimited(isCommand: scan.isCommand, id: scan.id),
+                                               version: shared.state?.version ?? 0)
+                guard connection.outbox.enqueue(SharedFrame(answer)) else {
+                    return closeNow(wsi, code: CloseCode.policyViolation, reason: "too many replies waiting")
+                }
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+        } else if MessageGate.handedOver(bytes: connection.incoming.count, connection: &connection.budget,
+                                         limits: limits) {
+            // Far enough ahead of the source: nothing more is read until it catches up.
+            lws_rx_flow_control(wsi, 0)
+        }
         source.received(text, from: connection.id)
         return 0
+    }
+
+    func newAddressBudget(_ now: Int64) -> TokenBucket {
+        TokenBucket(capacity: configuration.messageLimits.addressBurst,
+                    ratePerSecond: configuration.messageLimits.addressPerSecond, now: now)
     }
 
     /// Drops a connection's partial message from the budget (a small buffer is kept for reuse).
@@ -163,8 +213,9 @@ extension ServiceLoop {
     private func evictLargestPartial() -> LiveConnection? {
         guard let largest = connections.values.max(by: { $0.incoming.count < $1.incoming.count }) else { return nil }
         releasePartial(largest)
-        logger.notice("closing the connection with the largest partial message: over the server's budget",
-                      metadata: ["transport.partial_budget": "\(configuration.partialMessageBudget)"])
+        noteRefusal("connections closed for what they sent", address: largest.remoteAddress,
+                    "closing the connection with the largest partial message: over the server's budget",
+                    metadata: ["transport.partial_budget": "\(configuration.partialMessageBudget)"])
         if largest.closing == nil {
             largest.closing = (CloseCode.messageTooBig, "the server is short of room for messages")
             lws_callback_on_writable(largest.wsi)
@@ -260,6 +311,11 @@ extension ServiceLoop {
                 presenceSerial += 1
                 shared.presence = (presenceSerial, SharedFrame(bytes))
                 sharedChanged = true
+            case .handled(let id):
+                guard let connection = connections[id.rawValue] else { continue }
+                if MessageGate.handled(connection: &connection.budget, limits: configuration.messageLimits) {
+                    lws_rx_flow_control(connection.wsi, 1)
+                }
             }
         }
         if stopping, !draining {

@@ -44,6 +44,12 @@ final class ServiceLoop {
     var usesEventLibrary = false
     /// The poll loop's exit flag (the event library's loop ends by destroying the context).
     var serviceFinished = false
+    /// Each address's message budget, shared by its connections.
+    var addressBudgets: [String: TokenBucket] = [:]
+    /// Repeated refusals are counted, not logged one by one.
+    var logThrottle = LogThrottle()
+    /// TCP connections whose request headers have not all arrived, since when (TLS included).
+    var awaitingHeaders: [OpaquePointer: UInt64] = [:]
     /// Bytes held in partly received messages, across every connection.
     var partialMessageBytes = 0
     /// What the context's creation info points into; freed with the loop, after the context.
@@ -71,6 +77,15 @@ final class ServiceLoop {
     func assertOnServiceThread(_ function: StaticString = #function) {
         assert(pthread_equal(owner, pthread_self()) != 0,
                "ServiceLoop.\(function) called off the lws service thread that owns it")
+    }
+
+    /// Logs a refusal, unless lines of its kind from that address are being counted instead.
+    func noteRefusal(_ what: String, address: String, _ message: Logger.Message, metadata: Logger.Metadata = [:]) {
+        let key = LogText.escaped(address)
+        guard logThrottle.admit(what, key: key, now: DispatchTime.now().uptimeNanoseconds) else { return }
+        var metadata = metadata
+        metadata["net.peer"] = "\(key)"
+        logger.notice(message, metadata: metadata)
     }
 
     func setConnectionCount(_ count: Int) { server.shared.withLock { $0.openConnections = count } }
@@ -117,12 +132,14 @@ final class LiveConnection {
     /// Since when `upkeep` has seen it with something to write and no writable turn since.
     var waitingSince: UInt64?
     var keepAlive: KeepAlive
+    /// Its tokens and its backlog waiting for the source.
+    var budget: ConnectionBudget
     /// A ping goes out on the next writable callback, before any other frame.
     var pingDue = false
     let openedAt = DispatchTime.now().uptimeNanoseconds
 
     init(id: ConnectionID, wsi: OpaquePointer, wire: WireProtocol, door: Door, remoteAddress: String, replyLimit: Int,
-         pingIntervalSeconds: Int) {
+         pingIntervalSeconds: Int, limits: MessageLimits) {
         self.id = id
         self.wsi = wsi
         self.wire = wire
@@ -130,6 +147,7 @@ final class LiveConnection {
         self.remoteAddress = remoteAddress
         outbox = Outbox(replyLimit: replyLimit, readsPatches: wire == .v2)
         keepAlive = KeepAlive(intervalSeconds: pingIntervalSeconds, now: DispatchTime.now().uptimeNanoseconds)
+        budget = ConnectionBudget(limits: limits, now: Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000))
     }
 }
 

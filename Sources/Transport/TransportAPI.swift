@@ -63,6 +63,7 @@ public struct TransportConfiguration: Sendable {
     public var maximumConnectionsPerAddress = 100
     public var publicDirectory: String
     public var maximumMessageBytes = 65_536
+    public var messageLimits = MessageLimits()
     /// Bytes of partly received messages held across every connection at once.
     public var partialMessageBudget = 32 << 20
     /// TCP connections one address may have open that are not (yet) WebSockets: page loads and
@@ -103,6 +104,32 @@ public struct TransportConfiguration: Sendable {
         if protocols.isEmpty { return "no WebSocket protocol to speak" }
         return nil
     }
+}
+
+/// What every text message pays before its source sees it, and how far a connection may run
+/// ahead of its source. Tokens are per message, and a large message costs more (1 + size/4 KiB).
+public struct MessageLimits: Sendable, Equatable {
+    /// Each connection's bucket: bursts of 100, refilled at 20 a second (the Coordinator's own).
+    public var connectionBurst: Double = 100
+    public var connectionPerSecond: Double = 20
+    /// Shared by every connection of one address.
+    public var addressBurst: Double = 400
+    public var addressPerSecond: Double = 100
+    /// Refused messages answered in a burst (refilled as the bucket is) before the connection is
+    /// closed (1008): a client that sent 250 at once is answered, one that keeps going is not.
+    public var refusalsBeforeClose = 200
+    /// Messages that are not `command`s are at most this big (beyond: close 1009).
+    public var otherMessageBytes = 4_096
+    /// A connection with this many messages (or bytes) waiting for its source is not read further.
+    public var waitingMessages = 8
+    public var waitingBytes = 128 * 1_024
+    /// On TLS the server cannot stop reading (lws 4.1.6 spins when a TLS connection is
+    /// flow-controlled): beyond this backlog a message is refused `rate_limited` instead. The
+    /// buckets already keep a connection near it: 100 messages, or six of 64 KiB.
+    public var tlsWaitingMessages = 128
+    public var tlsWaitingBytes = 1 << 20
+
+    public init() {}
 }
 
 /// The ports `LiveServer.start()` bound (port 0 asks for a free one).

@@ -13,6 +13,7 @@ final class AccountTests: XCTestCase {
     private static let locked = "Too many failed attempts; wait a minute and try again."
     private static let busy = "The server is busy checking passwords; try again in a moment."
     private static let stillChecking = "Still checking your last attempt; wait a moment."
+    private static let addressWaiting = "A password check from your address is already waiting; try again in a moment."
     private static let ended = "That session has ended; log in again."
     private static let invite = CoordinatorHarness.inviteCode
 
@@ -119,7 +120,8 @@ final class AccountTests: XCTestCase {
         harness.send(.passwordChecked(later, matches: true), expect: [session(sameAddress, "ann", token: token(3))])
     }
 
-    /// An attempt counts the moment it is admitted, so twelve sent at once cannot all be tried.
+    /// An attempt counts the moment it is admitted, so twelve sent at once cannot all be tried;
+    /// one address has at most one check waiting, and a refusal for that counts as a failure.
     func testAttemptsSentInParallelCountBeforeTheirPasswordsAreChecked() throws {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")
@@ -129,14 +131,112 @@ final class AccountTests: XCTestCase {
             let password = "guess \(number)00"
             switch number {
             case 0..<2: started.append(login(harness, client, "ann", password))
-            case 2..<5: login(harness, client, "ann", password, starts: false)
+            case 2: login(harness, client, "ann", password, starts: false)
+            case 3..<5:
+                harness.message(client, ["type": "login", "username": "ann", "password": .string(password)],
+                                expect: [error(client, .rateLimited, Self.addressWaiting)])
             default:
                 harness.message(client, ["type": "login", "username": "ann", "password": .string(password)],
                                 expect: [error(client, .rateLimited, Self.locked)])
             }
         }
-        XCTAssertEqual(started.count, 2, "two password checks run at once; three more admitted ones wait")
-        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 3])
+        XCTAssertEqual(started.count, 2, "two password checks run at once; one more from this address waits")
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 1])
+        harness.skipInFlightEffects()
+    }
+
+    /// Issue 20: a "busy" refusal is not free. Sixteen strangers' addresses wait; the seventeenth
+    /// address that already failed is refused "busy", and that refusal is one of its five.
+    func testABusyRefusalCountsAsAFailedAttemptOfItsAddress() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        let prober = harness.connect(300, address: "10.2.0.99")
+        for _ in 0..<4 {
+            let job = login(harness, prober, "ann", "wrong password")
+            harness.send(.passwordChecked(job, matches: false), expect: [error(prober, .unauthorized, Self.wrong)])
+        }
+        for number in 0..<18 {
+            let client = harness.connect(UInt64(400 + number), address: "10.2.1.\(number)")
+            login(harness, client, "ann", "correct horse", starts: number < 2)
+        }
+        harness.message(prober, ["type": "login", "username": "ann", "password": "wrong password"],
+                        expect: [error(prober, .rateLimited, Self.busy)])
+        // That refusal was its fifth: locked now, even once there is room again.
+        harness.clock.advance(byMs: 1)
+        harness.message(prober, ["type": "login", "username": "ann", "password": "correct horse"],
+                        expect: [error(prober, .rateLimited, Self.locked)])
+        harness.skipInFlightEffects()
+    }
+
+    /// Issue 20: addresses that failed recently cannot take the last waiting places, and a clean
+    /// address's check waits ahead of theirs: the organiser is checked next, however many wait.
+    func testACleanAddressIsCheckedNextWhileStrangersThatFailedWait() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        // Thirty addresses fail once each (their first attempts were clean, so they ran).
+        for number in 0..<30 {
+            let client = harness.connect(UInt64(500 + number), address: "10.3.0.\(number)")
+            let job = login(harness, client, "ann", "wrong password")
+            harness.send(.passwordChecked(job, matches: false), expect: [error(client, .unauthorized, Self.wrong)])
+        }
+        // Now they try again all at once: two run, fourteen wait, the rest are refused "busy".
+        var running: [PasswordJob] = []
+        for number in 0..<30 {
+            let client = ConnectionID(UInt64(500 + number))
+            switch number {
+            case 0..<2: running.append(login(harness, client, "ann", "wrong again"))
+            case 2..<16: login(harness, client, "ann", "wrong again", starts: false)
+            default:
+                harness.message(client, ["type": "login", "username": "ann", "password": "wrong again"],
+                                expect: [error(client, .rateLimited, Self.busy)])
+            }
+        }
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 14])
+        // The organiser, from a clean address, is admitted to a kept place and checked next.
+        let owner = harness.connect(600, address: "10.3.9.9")
+        let ownerJob = login(harness, owner, "ann", "correct horse", starts: false)
+        harness.send(.passwordChecked(running[0], matches: false), expect: [
+            error(ConnectionID(500), .unauthorized, Self.wrong),
+            .verifyPassword(ownerJob, against: "kdf(correct horse)"),
+        ])
+        harness.send(.passwordChecked(ownerJob, matches: true), expect: [
+            session(owner, "ann", token: token(2)),
+            .verifyPassword(loginJob(ConnectionID(502), "ann", "wrong again"), against: "kdf(correct horse)"),
+        ])
+        harness.skipInFlightEffects()
+    }
+
+    /// The 50-address attack in small: every waiting place is taken by addresses whose second
+    /// connection was refused (a failure, so they are no longer clean); the organiser's clean
+    /// address pushes out the newest of them and is checked next.
+    func testACleanAddressPushesOutTheNewestCheckOfAnAddressThatFailed() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        var jobs: [PasswordJob] = []
+        for number in 0..<18 {
+            let first = harness.connect(UInt64(700 + number), address: "10.4.0.\(number)")
+            jobs.append(login(harness, first, "ann", "wrong password", starts: number < 2))
+            guard number >= 2 else { continue }
+            let second = harness.connect(UInt64(800 + number), address: "10.4.0.\(number)")
+            harness.message(second, ["type": "login", "username": "ann", "password": "wrong password"],
+                            expect: [error(second, .rateLimited, Self.addressWaiting)])
+        }
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 16])
+        let owner = harness.connect(900, address: "10.4.9.9")
+        let ownerJob = login(harness, owner, "ann", "correct horse", starts: false,
+                             also: [error(ConnectionID(717), .rateLimited, Self.busy)])
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 16])
+        harness.send(.passwordChecked(jobs[0], matches: false), expect: [
+            error(ConnectionID(700), .unauthorized, Self.wrong), .verifyPassword(ownerJob, against: "kdf(correct horse)"),
+        ])
+        harness.send(.passwordChecked(ownerJob, matches: true), expect: [
+            session(owner, "ann", token: token(2)), .verifyPassword(jobs[2], against: "kdf(correct horse)"),
+        ])
+        // The pushed-out phone's answer came; its check never will.
+        harness.send(.passwordChecked(jobs[1], matches: false), expect: [
+            error(ConnectionID(701), .unauthorized, Self.wrong), .verifyPassword(jobs[3], against: "kdf(correct horse)"),
+        ])
+        XCTAssertFalse(harness.inFlightJobs.contains(jobs[17]))
         harness.skipInFlightEffects()
     }
 

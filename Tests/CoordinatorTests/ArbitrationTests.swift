@@ -15,18 +15,11 @@ final class ArbitrationTests: XCTestCase {
         harness = try CoordinatorHarness()
         ann = harness.organiser(1, "ann")
         bob = harness.organiser(2, "bob")
-        for name in ["Ann", "Bob", "Cid"] {
-            harness.prepare(ann, id: "add-\(name)", ["kind": "addPlayer", "name": .string(name)])
-        }
+        harness.addThreePlayers(by: ann)
     }
 
     private func liveGather() {
-        for (id, action) in [("g", ["kind": "createGather", "playerIds": [1, 2, 3]] as JSONValue),
-                             ("a", ["kind": "assign", "playerId": 1, "to": "A"]),
-                             ("b", ["kind": "assign", "playerId": 2, "to": "B"]),
-                             ("k", ["kind": "startGather"])] {
-            harness.prepare(ann, id: id, action)
-        }
+        harness.startLiveGather(by: ann)
     }
 
     func testTheSameGoalFromTwoOrganisersCountsOnce() throws {

@@ -78,6 +78,7 @@ final class CommandTests: XCTestCase {
             state.players[0].stats = PlayerStats(games: 1, losses: 1)
             state.players[1].rating = 1216
             state.players[1].stats = PlayerStats(games: 1, wins: 1)
+            state.pitches[0].lastResult = state.history[0]
         }
         XCTAssertEqual(harness.state.history.first?.winner, .B)
         XCTAssertEqual(try harness.store.allHistory().count, 1)

@@ -86,12 +86,7 @@ final class GroupAccountTests: XCTestCase {
     func testRemovingEndsEveryConnectionAtOnceAndTheNameStaysOnWhatTheyDid() throws {
         let group = try Group()
         let h = group.harness
-        h.prepare(group.bobPhone, id: "p1", ["kind": "addPlayer", "name": "Ann"])
-        h.prepare(group.bobPhone, id: "p2", ["kind": "addPlayer", "name": "Bob"])
-        h.prepare(group.bobPhone, id: "g", ["kind": "createGather", "playerIds": [1, 2]])
-        h.prepare(group.bobPhone, id: "a1", ["kind": "assign", "playerId": 1, "to": "A"])
-        h.prepare(group.bobPhone, id: "a2", ["kind": "assign", "playerId": 2, "to": "B"])
-        h.prepare(group.bobPhone, id: "k", ["kind": "startGather"])
+        startGatherOfTwo(h, by: group.bobPhone)
         h.prepare(group.bobPhone, id: "s", ["kind": "score", "team": "A", "delta": 1, "playerId": 1])
         h.clock.advance(byMs: 5000)
         let state = h.state
@@ -282,13 +277,7 @@ final class GroupAccountTests: XCTestCase {
     func testTheTimerRunningOutIsTheServersChangeInTheActivity() throws {
         let group = try Group()
         let h = group.harness
-        h.prepare(group.ann, id: "p1", ["kind": "addPlayer", "name": "Ann"])
-        h.prepare(group.ann, id: "p2", ["kind": "addPlayer", "name": "Bob"])
-        h.prepare(group.ann, id: "g", ["kind": "createGather", "playerIds": [1, 2]])
-        h.prepare(group.ann, id: "a1", ["kind": "assign", "playerId": 1, "to": "A"])
-        h.prepare(group.ann, id: "a2", ["kind": "assign", "playerId": 2, "to": "B"])
-        h.prepare(group.ann, id: "t", ["kind": "setTimer", "minutes": 0, "seconds": 1])
-        h.prepare(group.ann, id: "k", ["kind": "startGather"])
+        startGatherOfTwo(h, by: group.ann, beforeStart: [("t", ["kind": "setTimer", "minutes": 0, "seconds": 1])])
         h.prepare(group.ann, id: "go", ["kind": "startTimer"])
         h.clock.advance(byMs: 1000)
         h.send(.countdownWoke(pitch: 1), exhaustivity: .off)
@@ -331,5 +320,21 @@ final class GroupAccountTests: XCTestCase {
         guard case .organisers(let list) = core.handleAdmin(.list).0 else { return XCTFail("no list") }
         XCTAssertEqual(list.map(\.username), ["bob", "cid"])
         XCTAssertEqual(list.map(\.online), [false, true])
+    }
+
+    // MARK: - Set-up
+
+    /// Ann and Bob added, a gather of the two (Ann on A, Bob on B), `beforeStart` steps, then started.
+    private func startGatherOfTwo(_ h: CoordinatorHarness, by organiser: ConnectionID,
+                                  beforeStart: [(String, JSONValue)] = []) {
+        h.prepare(organiser, id: "p1", ["kind": "addPlayer", "name": "Ann"])
+        h.prepare(organiser, id: "p2", ["kind": "addPlayer", "name": "Bob"])
+        h.prepare(organiser, id: "g", ["kind": "createGather", "playerIds": [1, 2]])
+        h.prepare(organiser, id: "a1", ["kind": "assign", "playerId": 1, "to": "A"])
+        h.prepare(organiser, id: "a2", ["kind": "assign", "playerId": 2, "to": "B"])
+        for (id, action) in beforeStart {
+            h.prepare(organiser, id: id, action)
+        }
+        h.prepare(organiser, id: "k", ["kind": "startGather"])
     }
 }

@@ -19,7 +19,6 @@ final class PruningTests: XCTestCase {
         limits.journalKept = 6
         limits.repliesKeptPerOrganiser = 4
         limits.pruneEvery = 3
-        limits.journalWindow = 6
         harness = try CoordinatorHarness(limits: limits)
         ann = harness.organiser(1, "ann")
         bob = harness.organiser(2, "bob")

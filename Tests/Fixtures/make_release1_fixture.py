@@ -10,25 +10,9 @@ finished gathers (a 2–1 win for A with a goal cancelled, and a 1–1 draw), an
 that is live with a score of 1–0 and a paused timer; an organiser `ann` with a session.
 """
 import asyncio
-import os
-import shutil
-import sqlite3
-import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "e2e"))
-
-from gatherlib import GatherServer, Live  # noqa: E402
-
-PLAYERS = [
-    {"name": "Ann", "age": 31, "skill": "professional", "position": "striker", "favouriteTeam": "Arsenal"},
-    {"name": "Bob", "age": 28, "skill": "amateur", "position": "goalkeeper"},
-    {"name": "Cid", "skill": "beginner", "position": "defender"},
-    {"name": "Dee", "age": 40, "skill": "amateur", "position": "goalkeeper", "favouriteTeam": "Celtic"},
-    {"name": "Eve", "position": "midfielder"},
-    {"name": "Fay", "skill": "professional", "position": "winger"},
-]
+from fixturelib import PLAYERS, write_fixture
+from gatherlib import GatherServer, Live  # on the path through fixturelib
 
 
 async def build(server: GatherServer):
@@ -78,19 +62,7 @@ async def build(server: GatherServer):
 
 
 def main():
-    out = HERE / "release1.sqlite"
-    with GatherServer() as server:
-        asyncio.run(build(server))
-        server.stop()
-        source = Path(server.data_dir) / "gather.sqlite"
-        connection = sqlite3.connect(source)
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        connection.execute("VACUUM")
-        connection.close()
-        if out.exists():
-            out.unlink()
-        shutil.copyfile(source, out)
-    print(f"wrote {out} ({out.stat().st_size} bytes)")
+    write_fixture("release1.sqlite", build)
 
 
 if __name__ == "__main__":

@@ -11,25 +11,8 @@ the oldest, ann, must become the owner), 6 players, a second pitch, finished gat
 pitches with named scorers and assists (and a cancelled goal), and a live gather on pitch 2
 with a scorer named after the +1; a rejected command in the exactly-once memory.
 """
-import asyncio
-import shutil
-import sqlite3
-import sys
-from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "e2e"))
-
-from gatherlib import GatherServer, Live  # noqa: E402
-
-PLAYERS = [
-    {"name": "Ann", "age": 31, "skill": "professional", "position": "striker", "favouriteTeam": "Arsenal"},
-    {"name": "Bob", "age": 28, "skill": "amateur", "position": "goalkeeper"},
-    {"name": "Cid", "skill": "beginner", "position": "defender"},
-    {"name": "Dee", "age": 40, "skill": "amateur", "position": "goalkeeper", "favouriteTeam": "Celtic"},
-    {"name": "Eve", "position": "midfielder"},
-    {"name": "Fay", "skill": "professional", "position": "winger"},
-]
+from fixturelib import PLAYERS, write_fixture
+from gatherlib import GatherServer, Live  # on the path through fixturelib
 
 
 async def build(server: GatherServer):
@@ -87,19 +70,7 @@ async def build(server: GatherServer):
 
 
 def main():
-    out = HERE / "release2.sqlite"
-    with GatherServer() as server:
-        asyncio.run(build(server))
-        server.stop()
-        source = Path(server.data_dir) / "gather.sqlite"
-        connection = sqlite3.connect(source)
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        connection.execute("VACUUM")
-        connection.close()
-        if out.exists():
-            out.unlink()
-        shutil.copyfile(source, out)
-    print(f"wrote {out} ({out.stat().st_size} bytes)")
+    write_fixture("release2.sqlite", build)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ final class ActionKindTests: XCTestCase {
         .score: ["kind": "score", "team": "B", "delta": 1],
         .setScorer: ["kind": "setScorer", "seq": 3, "playerId": 1],
         .cancelGoal: ["kind": "cancelGoal", "seq": 3],
+        .restoreGoal: ["kind": "restoreGoal", "seq": 3],
+        .setTeamColour: ["kind": "setTeamColour", "team": "A", "colour": "yellow"],
         .balanceTeams: ["kind": "balanceTeams"],
         .setTimer: ["kind": "setTimer", "minutes": 10, "seconds": 0],
         .startTimer: ["kind": "startTimer"],

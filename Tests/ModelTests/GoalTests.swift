@@ -209,6 +209,7 @@ final class GoalTests: XCTestCase {
             state.players[1].stats = PlayerStats(games: 1, losses: 1)
             state.players[3].rating = 1184
             state.players[3].stats = PlayerStats(games: 1, losses: 1)
+            state.pitches[0].lastResult = state.history[0]
         }
     }
 

@@ -46,6 +46,7 @@ final class HistoryTests: XCTestCase {
             self.record(&state, 1, rating: 1184, PlayerStats(games: 1, losses: 1))
             self.record(&state, 2, rating: 1216, PlayerStats(games: 1, wins: 1))
             self.record(&state, 3, rating: 1216, PlayerStats(games: 1, wins: 1))
+            state.pitches[0].lastResult = state.history[0]
         }
         XCTAssertEqual(store.state.history.first?.winner, .B)
     }
@@ -60,6 +61,7 @@ final class HistoryTests: XCTestCase {
                                           score: Score())]
             self.record(&state, 1, rating: 1200, PlayerStats(games: 1, draws: 1))
             self.record(&state, 2, rating: 1200, PlayerStats(games: 1, draws: 1))
+            state.pitches[0].lastResult = state.history[0]
         }
         XCTAssertEqual(store.state.history.first?.winner, .draw)
     }
@@ -98,6 +100,7 @@ final class HistoryTests: XCTestCase {
                                           score: Score())]
             self.record(&state, 1, rating: 1200, PlayerStats(games: 1, draws: 1))
             self.record(&state, 2, rating: 1200, PlayerStats(games: 1, draws: 1))
+            state.pitches[0].lastResult = state.history[0]
         }
         store.send(.editPlayer(1, PlayerChanges(name: "Annie"))) { state in
             state.players[0].name = "Annie"
@@ -135,6 +138,7 @@ final class HistoryTests: XCTestCase {
             // 3–0 for Team A: Ann wins, Bob loses (the older entries had no players to count).
             self.record(&state, 1, rating: 1216, PlayerStats(games: 1, wins: 1))
             self.record(&state, 2, rating: 1184, PlayerStats(games: 1, losses: 1))
+            state.pitches[0].lastResult = state.history[0]
         }
         XCTAssertEqual(store.state.history.count, 20)
         XCTAssertEqual(store.state.history.last?.id, "old-19", "the oldest one dropped out")
@@ -152,6 +156,7 @@ final class HistoryTests: XCTestCase {
                                               score: Score()), at: 0)
             self.record(&state, 1, rating: 1200, PlayerStats(games: 1, draws: 1))
             self.record(&state, 2, rating: 1200, PlayerStats(games: 1, draws: 1))
+            state.pitches[0].lastResult = state.history[0]
         }
         XCTAssertEqual(store.state.history.map(\.id), ["gather-1", "old-1"])
         XCTAssertEqual(store.state.history.map(\.winner), [.draw, .B])

@@ -14,6 +14,8 @@ final class GatherTestStore {
     private(set) var now: Int64
     /// The organiser who acts; `nil` would be the server.
     var organiser: String? = "ann"
+    /// Whether the actions sent carry `confirmed: true` (the answer to a possible duplicate).
+    var confirmed = false
     private var gathersCreated = 0
 
     init(_ state: GatherState = GatherState(), now: Int64 = GatherTestStore.start) {
@@ -38,7 +40,7 @@ final class GatherTestStore {
         var expected = state
         update(&expected)
         var next = state
-        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID(for: action))
+        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID(for: action), confirmed: confirmed)
         switch GatherRules.apply(action, to: &next, context: context) {
         case .success:
             if action.createsGather { gathersCreated += 1 }
@@ -56,7 +58,7 @@ final class GatherTestStore {
     {
         let before = state
         var next = state
-        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID(for: action))
+        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID(for: action), confirmed: confirmed)
         switch GatherRules.apply(action, to: &next, context: context) {
         case .success:
             XCTFail("\(action.kind) was applied but should be rejected with \(code.rawValue)", file: file, line: line)

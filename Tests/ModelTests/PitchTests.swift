@@ -222,6 +222,7 @@ final class PitchTests: XCTestCase {
             // A 0–0 draw between two players at 1200: E = ½, S = ½, no rating moves.
             state.players[2].stats = PlayerStats(games: 1, draws: 1)
             state.players[3].stats = PlayerStats(games: 1, draws: 1)
+            state.pitches[1].lastResult = state.history[0]
         }
         cage.send(json: ["kind": "renamePitch", "pitch": 2, "name": "Astro"]) { state in
             state.pitches[1].name = "Astro"

@@ -96,6 +96,7 @@ final class RecordsTests: XCTestCase {
             state.players[3].stats = PlayerStats(games: 1, losses: 1, assists: 1)
             state.players[5].rating = 1380
             state.players[5].stats = PlayerStats(games: 1, losses: 1, goals: 1)
+            state.pitches[1].lastResult = state.history[0]
         }
         XCTAssertEqual(store.state.players[4], Player(id: 5, name: "Eve", skill: .beginner), "the bench is unchanged")
         XCTAssertEqual(store.state.history[0].winner, .A)

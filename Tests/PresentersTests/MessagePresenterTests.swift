@@ -107,7 +107,7 @@ final class MessagePresenterTests: XCTestCase {
                      "stats": ["games": 1, "wins": 1, "draws": 0, "losses": 0, "goals": 2, "assists": 0]],
                 ],
                 "gather": renderedGather,
-                "pitches": [["id": 1, "name": "Pitch 1", "gather": renderedGather]],
+                "pitches": [["id": 1, "name": "Pitch 1", "gather": renderedGather, "lastResult": nil]],
                 "history": [[
                     "id": "h1", "endedAt": 1_763_800_000_000,
                     "pitch": ["id": 1, "name": "Pitch 1"],
@@ -123,7 +123,7 @@ final class MessagePresenterTests: XCTestCase {
     func testNoGatherIsNull() throws {
         XCTAssertEqual(try parsed(.snapshot(version: 0, state: GatherState(), now: 0)),
                        ["type": "snapshot", "version": 0,
-                        "state": ["players": [], "gather": nil, "pitches": [["id": 1, "name": "Pitch 1", "gather": nil]],
+                        "state": ["players": [], "gather": nil, "pitches": [["id": 1, "name": "Pitch 1", "gather": nil, "lastResult": nil]],
                                   "history": []]])
     }
 

@@ -142,7 +142,7 @@ final class MigrationTests: XCTestCase {
         let first = try open().load()
         let second = try open().load()
         XCTAssertEqual(first, second)
-        XCTAssertEqual(try migrations(), ["v1", "v2-pitches-and-records", "v3-organisers"])
+        XCTAssertEqual(try migrations(), ["v1", "v2-pitches-and-records", "v3-organisers", "v3-sunday-pitch-last-result"])
         let queue = try DatabaseQueue(path: database)
         defer { try? queue.close() }
         try queue.read { db in
@@ -173,7 +173,8 @@ final class MigrationTests: XCTestCase {
                                  teamA: MigrationTests.lineup("Team A", [(3, "Cid"), (6, "Fay")]),
                                  teamB: MigrationTests.lineup("Team B", [(5, "Eve"), (1, "Ann")]), score: Score(A: 1, B: 0),
                                  goals: [.init(team: .A, playerId: nil, assistId: nil, matchMs: 1202)])
-        let expected = GatherState(players: players, pitches: [Pitch(id: 1, name: "Pitch 1")],
+        // The ended gather stays on pitch 1 as its last result ("Full time"), reopened too.
+        let expected = GatherState(players: players, pitches: [Pitch(id: 1, name: "Pitch 1", lastResult: ended)],
                                    history: [ended] + expectedHistory, nextPlayerID: 7, nextPitchID: 2)
         XCTAssertEqual(writer.state, expected)
 
@@ -183,7 +184,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(loaded.state, expected, "a reopening keeps the new records rather than replaying them")
         XCTAssertEqual(try reopened.reply(organiser: "ann", commandID: "after-migration"), .ack(version: 41))
         XCTAssertEqual(try reopened.allHistory().map(\.id), [ended.id] + expectedHistory.map(\.id))
-        XCTAssertEqual(try migrations(), ["v1", "v2-pitches-and-records", "v3-organisers"])
+        XCTAssertEqual(try migrations(), ["v1", "v2-pitches-and-records", "v3-organisers", "v3-sunday-pitch-last-result"])
     }
 
     func testTheFixtureItselfIsNeverWritten() throws {

@@ -6,21 +6,7 @@ import XCTest
 /// Release 3's `v3-organisers` step on databases written by the first and the second release:
 /// every row of every table is still there with every value it had, the oldest account is the
 /// one owner, and the new columns start empty or derived.
-final class OrganisersMigrationTests: XCTestCase {
-    private var folder: TemporaryFolder!
-
-    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-
-    override func setUpWithError() throws {
-        folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder.child("data"), withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { folder.remove() }
-
-    private var database: String { folder.child("data/gather.sqlite") }
-
+final class OrganisersMigrationTests: FixtureMigrationTestCase {
     /// Every row of every table, by table, each row a column → value map (SQLite's own values).
     private func everyRow(_ db: Database) throws -> [String: [[String: DatabaseValue]]] {
         var tables: [String: [[String: DatabaseValue]]] = [:]
@@ -39,7 +25,7 @@ final class OrganisersMigrationTests: XCTestCase {
     private func assertNothingLost(fixture: String, file: StaticString = #filePath, line: UInt = #line) throws
         -> [String: [[String: DatabaseValue]]]
     {
-        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent(fixture).path, toPath: database)
+        try copyFixture(fixture)
         let before: [String: [[String: DatabaseValue]]]
         do {
             let queue = try DatabaseQueue(path: database)

@@ -239,7 +239,7 @@ final class RecordingEvents: TransportSource, @unchecked Sendable {
     func received(_ text: String, from id: ConnectionID) {
         queue.async { [self] in
             record(.received(text, from: id))
-            server?.deliver([.send(id, Array("echo \(text)".utf8))])
+            server?.deliver([.send(id, Array("echo \(text)".utf8)), .handled(id)])
         }
     }
 

@@ -29,7 +29,64 @@ INVITE = "TESTCODE1"
 PASSWORD = "correct horse battery"
 
 
-class GatherServer:
+# MARK: - Child processes (shared with natslib's nats-server and relay)
+
+def stop_process(process: subprocess.Popen, sig: int, timeout: float = 10) -> int:
+    """Sends `sig` unless the process has exited, waits up to `timeout` s, then kills it; its exit code."""
+    if process.poll() is None:
+        process.send_signal(sig)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+    return process.returncode
+
+
+def wait_ready(process: subprocess.Popen, ready: threading.Event, timeout: float, interval: float, failure):
+    """Waits for `ready` at most `timeout` s; a process that exits or is late is killed and
+    `RuntimeError(failure())` raised, `failure` giving the last lines it printed."""
+    deadline = time.monotonic() + timeout
+    while not ready.wait(interval):
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_process(process, signal.SIGKILL)
+            raise RuntimeError(failure())
+
+
+def spawn_until_ready(args: list[str], on_line, output: list[str], errors: list[str], timeout: float, what: str,
+                      interval: float = 0.05, **popen) -> subprocess.Popen:
+    """Starts `args` with stdout and stderr copied line by line into `output` and `errors`;
+    returns once `on_line` (seeing each stdout line) says the process is ready."""
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+    ready = threading.Event()
+
+    def pump(stream, sink, watch):
+        for line in stream:
+            sink.append(line.rstrip("\n"))
+            if watch and on_line(line):
+                ready.set()
+    threading.Thread(target=pump, args=(process.stdout, output, True), daemon=True).start()
+    threading.Thread(target=pump, args=(process.stderr, errors, False), daemon=True).start()
+    wait_ready(process, ready, timeout, interval, lambda: f"{what} did not start: {errors[-5:]} {output[-5:]}")
+    return process
+
+
+class TemporaryProcess:
+    """A child process with a temporary folder of its own (`self._tmp`): `with` starts it, and on
+    the way out it is killed and the folder removed. Subclasses give `start()` and `stop(sig)`."""
+
+    def cleanup(self):
+        self.stop(signal.SIGKILL)
+        self._tmp.cleanup()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+
+class GatherServer(TemporaryProcess):
     """One real `gather serve` process on loopback."""
 
     def __init__(self, data_dir: str | None = None, cert_dir: str | None = None, port: int | None = None,
@@ -63,50 +120,23 @@ class GatherServer:
                 "--spectator-port", "auto" if self.spectator_door else "0", *self.extra_args]
         self.arguments = args
         self.output, self.errors = [], []
-        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        cwd=self._tmp.name, env={**os.environ, **self.env} if self.env else None)
-        ready = threading.Event()
-
-        def pump(stream, sink, marker):
-            for line in stream:
-                sink.append(line.rstrip("\n"))
-                if marker and line.startswith("gather: spectator port"):
-                    self.spectator_port = int(line.rsplit(" ", 1)[1])
-                if marker and line.startswith("gather: listening on port"):
-                    self.port = int(line.rsplit(" ", 1)[1])
-                    ready.set()
-        threading.Thread(target=pump, args=(self.process.stdout, self.output, True), daemon=True).start()
-        threading.Thread(target=pump, args=(self.process.stderr, self.errors, False), daemon=True).start()
-        deadline = time.monotonic() + timeout
-        while not ready.wait(0.1):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop(signal.SIGKILL)
-                raise RuntimeError(f"gather did not start: {self.errors[-5:]} {self.output[-5:]}")
+        def on_line(line: str) -> bool:
+            if line.startswith("gather: spectator port"):
+                self.spectator_port = int(line.rsplit(" ", 1)[1])
+            if line.startswith("gather: listening on port"):
+                self.port = int(line.rsplit(" ", 1)[1])
+                return True
+            return False
+        self.process = spawn_until_ready(args, on_line, self.output, self.errors, timeout, "gather", interval=0.1,
+                                         cwd=self._tmp.name, env={**os.environ, **self.env} if self.env else None)
         return self
 
     def stop(self, sig: int = signal.SIGINT, timeout: float = 10) -> int | None:
         if self.process is None:
             return None
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        code = self.process.returncode
+        code = stop_process(self.process, sig, timeout)
         self.process = None
         return code
-
-    def cleanup(self):
-        self.stop(signal.SIGKILL)
-        self._tmp.cleanup()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.cleanup()
 
     # MARK: - HTTP over verified TLS
 

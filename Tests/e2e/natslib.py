@@ -7,6 +7,7 @@ port and the store, as an operator restarting it would.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -17,10 +18,14 @@ import time
 
 import nats
 
+from gatherlib import GatherServer, Live, TemporaryProcess, spawn_until_ready, stop_process, wait_ready
+
 NATS_SERVER = os.environ.get("NATS_SERVER_BIN", "nats-server")
+V2 = ("gather.v2",)
+VENUE = "riverside"
 
 
-class NatsServer:
+class NatsServer(TemporaryProcess):
     def __init__(self, config: str | None = None):
         self._tmp = tempfile.TemporaryDirectory(prefix="gather-nats-")
         self.store = os.path.join(self._tmp.name, "js")
@@ -59,34 +64,18 @@ class NatsServer:
                 if "Server is ready" in line:
                     ready.set()
         threading.Thread(target=pump, args=(self.process.stderr,), daemon=True).start()
-        deadline = time.monotonic() + timeout
-        while not ready.wait(0.05):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop(signal.SIGKILL)
-                raise RuntimeError(f"nats-server did not start: {self.log[-5:]}")
+        try:
+            wait_ready(self.process, ready, timeout, 0.05, lambda: f"nats-server did not start: {self.log[-5:]}")
+        except RuntimeError:
+            self.process = None
+            raise
         return self
 
     def stop(self, sig: int = signal.SIGTERM):
         if self.process is None:
             return
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop_process(self.process, sig)
         self.process = None
-
-    def cleanup(self):
-        self.stop(signal.SIGKILL)
-        self._tmp.cleanup()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.cleanup()
 
 
 async def read_subject(url: str, stream: str, subject: str, count: int | None = None, timeout: float = 5,
@@ -137,36 +126,19 @@ class RelayProcess:
         self.errors: list[str] = []
 
     def start(self, timeout: float = 30) -> "RelayProcess":
-        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        env={**os.environ, **self.env} if self.env else None)
-        ready = threading.Event()
-
-        def pump(stream, sink, marker):
-            for line in stream:
-                sink.append(line.rstrip("\n"))
-                if marker and line.startswith("gather: listening on port"):
-                    self.port = int(line.rsplit(" ", 1)[1])
-                    ready.set()
-        threading.Thread(target=pump, args=(self.process.stdout, self.output, True), daemon=True).start()
-        threading.Thread(target=pump, args=(self.process.stderr, self.errors, False), daemon=True).start()
-        deadline = time.monotonic() + timeout
-        while not ready.wait(0.05):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop(signal.SIGKILL)
-                raise RuntimeError(f"gather relay did not start: {self.errors[-5:]} {self.output[-5:]}")
+        def on_line(line: str) -> bool:
+            if line.startswith("gather: listening on port"):
+                self.port = int(line.rsplit(" ", 1)[1])
+                return True
+            return False
+        self.process = spawn_until_ready(self.args, on_line, self.output, self.errors, timeout, "gather relay",
+                                         env={**os.environ, **self.env} if self.env else None)
         return self
 
     def stop(self, sig: int = signal.SIGINT) -> int | None:
         if self.process is None:
             return None
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        code = self.process.returncode
+        code = stop_process(self.process, sig)
         self.process = None
         return code
 
@@ -214,3 +186,57 @@ def start_all(*processes):
     if errors:
         raise errors[0]
     return processes
+
+
+# MARK: - A venue and its relays (shared by the relay tests)
+
+def venue_server(nats_url: str, *extra_args: str, **kwargs) -> GatherServer:
+    """A `gather serve` publishing venue `VENUE` to `nats_url` (not started)."""
+    return GatherServer(extra_args=("--nats", nats_url, "--venue", VENUE, *extra_args), **kwargs)
+
+
+async def relay_client(relay: RelayProcess) -> Live:
+    """A gather.v2 spectator on a relay's plain door."""
+    return await Live.connect(None, subprotocols=V2, url=relay.ws_url)
+
+
+@contextlib.contextmanager
+def running(server: GatherServer, *relays: RelayProcess, relay_signal: int = signal.SIGINT):
+    """Starts the venue and its relays in parallel; on the way out stops the relays with
+    `relay_signal` and removes the venue's folders."""
+    try:
+        start_all(server, *relays)
+        yield
+    finally:
+        for relay in relays:
+            relay.stop(relay_signal)
+        server.cleanup()
+
+
+@contextlib.contextmanager
+def venue_and_relay(relay_signal: int = signal.SIGINT):
+    """A fresh nats-server, a venue publishing to it and one relay following it, all started;
+    yields (broker, server, relay) and takes them all down on the way out."""
+    with NatsServer() as broker:
+        server = venue_server(broker.url)
+        relay = RelayProcess(broker.url)
+        with running(server, relay, relay_signal=relay_signal):
+            yield broker, server, relay
+
+
+async def relay_follower(relay: RelayProcess) -> Live:
+    """A relay spectator that already holds the relay's snapshot."""
+    client = await relay_client(relay)
+    await client.until(lambda m: m["type"] == "snapshot", 10)
+    return client
+
+
+async def slowest_ack(client: Live, count: int = 20) -> float:
+    """Adds `count` players one at a time, each acked; the slowest round trip in seconds."""
+    slowest = 0.0
+    for index in range(count):
+        started = time.monotonic()
+        reply = await client.command({"kind": "addPlayer", "name": f"P{index}"})
+        slowest = max(slowest, time.monotonic() - started)
+        assert reply["type"] == "ack"
+    return slowest

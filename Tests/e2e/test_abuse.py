@@ -221,7 +221,9 @@ def test_roster_gather_and_pitch_caps_answer_out_of_range():
         async def scenario():
             organisers = await organiser_connections(fresh, "capper", 3)
             # The token bucket lets 100 through per connection at once: three connections fill
-            # the roster without waiting for refills.
+            # the roster without waiting for refills. Each `resume` took a token, judged on arrival:
+            # a tenth of a second gives it back (20 a second).
+            await asyncio.sleep(0.1)
             batches = [range(0, 100), range(100, 200)]
             replies = await asyncio.gather(*(burst(o, [{"kind": "addPlayer", "name": f"Player {i}"} for i in batch])
                                              for o, batch in zip(organisers, batches)))

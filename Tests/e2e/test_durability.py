@@ -300,7 +300,7 @@ def test_history_export_as_json_and_csv():
         assert history[0]["teams"]["B"]["name"] == 'Reds, "the" best'
         status, headers, body = server.get("/api/history.csv")
         assert status == 200 and headers["content-type"].startswith("text/csv")
-        rows = list(csv.reader(io.StringIO(body.decode())))
+        rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
         assert len(rows) == 2, rows
         record = dict(zip(rows[0], rows[1]))
         assert record["team_b"] == 'Reds, "the" best'

@@ -190,7 +190,7 @@ class DownloadCrowd:
                                                                        timeout=10, source_address=source)
                 connection.request("GET", "/api/history.csv")
                 response = connection.getresponse()
-                lines = response.read().decode().split("\r\n")
+                lines = response.read().decode("utf-8-sig").split("\r\n")
                 if response.status != 200 or lines[0] != CSV_HEADER or lines[-1] != "" or len(lines) != GATHERS + 2:
                     failure = f"status {response.status}, {len(lines) - 1} lines"
             except Exception as error:  # reported to the parent; a new connection follows
@@ -270,7 +270,8 @@ def test_fifty_concurrent_csv_downloads_do_not_delay_a_broadcast(server):
         # The export is newest first: row j is gather 199 − j, whose winner alternates.
         status, headers, body = server.get("/api/history.csv")
         assert status == 200 and headers["content-type"].startswith("text/csv")
-        rows = list(csv.reader(io.StringIO(body.decode(), newline="")))
+        assert body.startswith(b"\xef\xbb\xbf"), "a UTF-8 BOM, so Excel shows accented names"
+        rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"), newline="")))
         assert ",".join(rows[0]) == CSV_HEADER and len(rows) == GATHERS + 1
         for offset, row in enumerate(rows[1:]):
             winner = winning_team(GATHERS - 1 - offset)

@@ -65,14 +65,24 @@ async def bob_and_a_match(server) -> Live:
     return bob
 
 
+def owner_beside_bob(server, browsers):
+    """An event loop, bob online after a match of 12 goals, and the owner's phone page logged in."""
+    loop = asyncio.new_event_loop()
+    bob = loop.run_until_complete(bob_and_a_match(server))
+    return loop, bob, browsers(server, 390, 844).login(ORGANISER, PASSWORD)
+
+
+def tab_rows(page, tab: str, selector: str, count: int, what: str) -> list:
+    """Opens the organiser tab `tab` and returns its `count` list rows once they are all shown."""
+    page.click(f"[data-tab={tab}]")
+    page.wait(lambda: len(page.driver.find_elements(By.CSS_SELECTOR, selector)) == count, what=what)
+    return page.driver.find_elements(By.CSS_SELECTOR, selector)
+
+
 def test_the_owner_sees_the_group_removes_with_a_named_confirmation_and_rotates_the_code(browsers):
     with GatherServer() as server:
-        loop = asyncio.new_event_loop()
-        bob = loop.run_until_complete(bob_and_a_match(server))
-        page = browsers(server, 390, 844).login(ORGANISER, PASSWORD)
-        page.click("[data-tab=invite]")
-        page.wait(lambda: len(page.driver.find_elements(By.CSS_SELECTOR, "#organiser-list li")) == 2, what="the list")
-        rows = page.driver.find_elements(By.CSS_SELECTOR, "#organiser-list li")
+        loop, bob, page = owner_beside_bob(server, browsers)
+        rows = tab_rows(page, "invite", "#organiser-list li", 2, "the list")
         assert "captain" in rows[0].text and "owner" in rows[0].text and "(you)" in rows[0].text
         assert "online now" in rows[0].text and "online now" in rows[1].text
         assert rows[0].find_elements(By.CSS_SELECTOR, "button") == []
@@ -127,12 +137,8 @@ def test_the_owner_sees_the_group_removes_with_a_named_confirmation_and_rotates_
 
 def test_activity_shows_who_did_what_newest_first_and_pages_back(browsers):
     with GatherServer() as server:
-        loop = asyncio.new_event_loop()
-        bob = loop.run_until_complete(bob_and_a_match(server))
-        page = browsers(server, 390, 844).login(ORGANISER, PASSWORD)
-        page.click("[data-tab=activity]")
-        page.wait(lambda: len(page.driver.find_elements(By.CSS_SELECTOR, "#activity-list li")) == 20, what="a page")
-        first = page.driver.find_elements(By.CSS_SELECTOR, "#activity-list li")[0].text
+        loop, bob, page = owner_beside_bob(server, browsers)
+        first = tab_rows(page, "activity", "#activity-list li", 20, "a page")[0].text
         assert "Added a goal for Whites (Ann, assist Bob)" in first and "bob" in first
         assert page.find("#activity-older").is_displayed()
         clean(page, "#tab-activity")

@@ -109,11 +109,15 @@ def test_the_table_sorts_by_any_column_and_says_how(busy_server, browsers):
     assert goals == sorted(goals, reverse=True) and goals[0] > 0
     phone.click("#standings th[data-key=rating] button")
     assert sorted_by() == {"rating": "descending"}
-    ratings = [int(value) for value in column(4)]
+    ratings = [int(value) for value in column(5)]
     assert ratings == sorted(ratings, reverse=True)
     phone.click("#standings th[data-key=rating] button")
     assert sorted_by() == {"rating": "ascending"}
-    assert [int(value) for value in column(4)] == sorted(ratings)
+    assert [int(value) for value in column(5)] == sorted(ratings)
+    phone.click("#standings th[data-key=assists] button")
+    assert sorted_by() == {"assists": "descending"}
+    assists = [int(value) for value in column(4)]
+    assert assists == sorted(assists, reverse=True) and assists[0] > 0
     phone.click("#standings th[data-key=name] button")
     assert sorted_by() == {"name": "ascending"}
     names = column(0)
@@ -125,6 +129,7 @@ def test_the_table_sorts_by_any_column_and_says_how(busy_server, browsers):
     phone.driver.switch_to.active_element.send_keys("\n")
     assert sorted_by() == {"games": "descending"}
     assert phone.find("#standings th[data-key=record] button").accessible_name == "W-D-L (wins, draws, losses)"
+    assert phone.find("#standings th[data-key=assists] button").accessible_name == "Ast (assists)"
 
 
 # MARK: - Screen readers

@@ -173,7 +173,8 @@ def test_goals_scorers_and_results_make_the_records_and_ratings_computed_by_hand
 
         status, headers, body = server.get("/api/players.csv")
         assert status == 200 and headers["content-type"].startswith("text/csv")
-        text = body.decode()
+        assert body.startswith(b"\xef\xbb\xbf"), "a UTF-8 BOM, so Excel shows accented names"
+        text = body.decode("utf-8-sig")
         assert text.split("\r\n", 1)[0] == CSV_HEADER
         assert '"Cat, the Keeper"' in text and ",'=Dan," in text
         rows = list(csv.DictReader(io.StringIO(text)))
@@ -185,7 +186,7 @@ def test_goals_scorers_and_results_make_the_records_and_ratings_computed_by_hand
             assert int(row["rating"]) == rating and {k: int(row[k]) for k in STATS} == stats, row
 
         status, _, body = server.get("/api/history.csv")
-        rows = list(csv.reader(io.StringIO(body.decode())))
+        rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
         assert rows[0][-1] == "goals" and len(rows) == 3
         assert rows[1][-1] == "", "the goalless draw lists no goals"
         listed = [re.fullmatch(r"([AB]) \d+:\d\d (.+?)(?: \((.+)\))?", goal).groups() for goal in rows[2][-1].split("; ")]

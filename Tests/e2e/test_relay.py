@@ -9,19 +9,9 @@ import nats
 import pytest
 import websockets
 
-from gatherlib import GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, start_all, wait_for
-
-V2 = ("gather.v2",)
-VENUE = "riverside"
-
-
-def venue_server(nats_url: str, **kwargs) -> GatherServer:
-    return GatherServer(extra_args=("--nats", nats_url, "--venue", VENUE), **kwargs)
-
-
-async def relay_client(relay: RelayProcess) -> Live:
-    return await Live.connect(None, subprotocols=V2, url=relay.ws_url)
+from gatherlib import Live, run, signed_in
+from natslib import (V2, VENUE, NatsServer, RelayProcess, relay_client, relay_follower, running, venue_and_relay, venue_server,
+                     wait_for)
 
 
 async def record(client: Live, states: dict, until_version: int, timeout: float = 10):
@@ -105,8 +95,7 @@ def test_ticks_travel_through_relays_and_relay_spectators_count_as_remote_in_the
     with NatsServer() as broker:
         server = venue_server(broker.url)
         relays = [RelayProcess(broker.url, extra_args=("--relay-id", f"r{n}")) for n in (1, 2)]
-        start_all(server, *relays)
-        try:
+        with running(server, *relays):
             async def scenario():
                 followers = [await relay_client(relays[0]), await relay_client(relays[0]), await relay_client(relays[1])]
                 for follower in followers:
@@ -130,83 +119,63 @@ def test_ticks_travel_through_relays_and_relay_spectators_count_as_remote_in_the
                 for client in (*followers, ann):
                     await client.close()
             run(scenario())
-        finally:
-            for process in (*relays, server):
-                process.stop()
-            server.cleanup()
 
 
 def test_a_relay_refuses_logins_commands_and_gather_v1_and_nothing_changes():
-    with NatsServer() as broker:
-        server = venue_server(broker.url)
-        relay = RelayProcess(broker.url)
-        start_all(server, relay)
-        try:
-            async def scenario():
-                follower = await relay_client(relay)
-                await follower.until(lambda m: m["type"] == "snapshot", 10)
-                version = follower.version
-                for kind in ("register", "login", "resume"):
-                    request = str(uuid.uuid4())
-                    await follower.send({"type": kind, "id": request, "username": "ann", "password": "correct horse battery",
-                                         "inviteCode": "TESTCODE1", "token": "x" * 32})
-                    reply = await follower.until(lambda m: m.get("id") == request, 5)
-                    assert reply["type"] == "error" and reply["code"] == "tls_required", reply
-                    assert "organisers use the venue's own address" in reply["message"]
-                command = str(uuid.uuid4())
-                await follower.send({"type": "command", "id": command, "base": version,
-                                     "action": {"kind": "addPlayer", "name": "Forged"}})
-                reply = await follower.until(lambda m: m.get("id") == command, 5)
-                assert (reply["type"], reply["code"], reply["version"]) == ("rejected", "forbidden", version)
-                await follower.send({"type": "hello"})
-                assert (await follower.until(lambda m: m["type"] == "error", 5))["code"] == "unknown_type"
-                assert server.health()["version"] == version
-                door = await Live.connect(server, subprotocols=V2)
-                await door.next()
-                assert door.version == version and all(p["name"] != "Forged" for p in door.snapshot["players"])
-                with pytest.raises(websockets.exceptions.InvalidStatus):
-                    await websockets.connect(relay.ws_url, subprotocols=["gather.v1"], open_timeout=5)
-                assert relay.get("/api/history.json")[0] == 404
-                for client in (follower, door):
-                    await client.close()
-            run(scenario())
-        finally:
-            relay.stop()
-            server.cleanup()
+    with venue_and_relay() as (broker, server, relay):
+        async def scenario():
+            follower = await relay_follower(relay)
+            version = follower.version
+            for kind in ("register", "login", "resume"):
+                request = str(uuid.uuid4())
+                await follower.send({"type": kind, "id": request, "username": "ann", "password": "correct horse battery",
+                                     "inviteCode": "TESTCODE1", "token": "x" * 32})
+                reply = await follower.until(lambda m: m.get("id") == request, 5)
+                assert reply["type"] == "error" and reply["code"] == "tls_required", reply
+                assert "organisers use the venue's own address" in reply["message"]
+            command = str(uuid.uuid4())
+            await follower.send({"type": "command", "id": command, "base": version,
+                                 "action": {"kind": "addPlayer", "name": "Forged"}})
+            reply = await follower.until(lambda m: m.get("id") == command, 5)
+            assert (reply["type"], reply["code"], reply["version"]) == ("rejected", "forbidden", version)
+            await follower.send({"type": "hello"})
+            assert (await follower.until(lambda m: m["type"] == "error", 5))["code"] == "unknown_type"
+            assert server.health()["version"] == version
+            door = await Live.connect(server, subprotocols=V2)
+            await door.next()
+            assert door.version == version and all(p["name"] != "Forged" for p in door.snapshot["players"])
+            with pytest.raises(websockets.exceptions.InvalidStatus):
+                await websockets.connect(relay.ws_url, subprotocols=["gather.v1"], open_timeout=5)
+            assert relay.get("/api/history.json")[0] == 404
+            for client in (follower, door):
+                await client.close()
+        run(scenario())
 
 
 def test_junk_and_a_gap_on_the_subject_never_stop_a_relay():
-    with NatsServer() as broker:
-        server = venue_server(broker.url)
-        relay = RelayProcess(broker.url)
-        start_all(server, relay)
-        try:
-            async def scenario():
-                follower = await relay_client(relay)
-                await follower.until(lambda m: m["type"] == "snapshot", 10)
-                ann = await signed_in(server, "ann", subprotocols=V2)
-                await ann.command({"kind": "addPlayer", "name": "Ann"})
-                await follower.wait_snapshot(ann.version)
-                nc = await nats.connect(broker.url)
-                js = nc.jetstream()
-                await js.publish("gather.riverside.state", b"not json at all")
-                await js.publish("gather.riverside.state", json.dumps(
-                    {"type": "patch", "from": ann.version + 5, "version": ann.version + 6, "ops": []}).encode())
-                await nc.close()
-                for name in ("Ben", "Cat"):
-                    await ann.command({"kind": "addPlayer", "name": name})
-                await follower.wait_snapshot(ann.version, timeout=10)
-                assert follower.snapshot == ann.snapshot
-                assert relay.health()["version"] == ann.version
-                await wait_for(lambda: any("not the venue's gather.v2" in line for line in relay.errors), 5, "the log line")
-                assert sum("not the venue's gather.v2" in line for line in relay.errors) <= 2
-                assert relay.process.poll() is None
-                for client in (follower, ann):
-                    await client.close()
-            run(scenario())
-        finally:
-            relay.stop()
-            server.cleanup()
+    with venue_and_relay() as (broker, server, relay):
+        async def scenario():
+            follower = await relay_follower(relay)
+            ann = await signed_in(server, "ann", subprotocols=V2)
+            await ann.command({"kind": "addPlayer", "name": "Ann"})
+            await follower.wait_snapshot(ann.version)
+            nc = await nats.connect(broker.url)
+            js = nc.jetstream()
+            await js.publish("gather.riverside.state", b"not json at all")
+            await js.publish("gather.riverside.state", json.dumps(
+                {"type": "patch", "from": ann.version + 5, "version": ann.version + 6, "ops": []}).encode())
+            await nc.close()
+            for name in ("Ben", "Cat"):
+                await ann.command({"kind": "addPlayer", "name": name})
+            await follower.wait_snapshot(ann.version, timeout=10)
+            assert follower.snapshot == ann.snapshot
+            assert relay.health()["version"] == ann.version
+            await wait_for(lambda: any("not the venue's gather.v2" in line for line in relay.errors), 5, "the log line")
+            assert sum("not the venue's gather.v2" in line for line in relay.errors) <= 2
+            assert relay.process.poll() is None
+            for client in (follower, ann):
+                await client.close()
+        run(scenario())
 
 
 @pytest.mark.parametrize("arguments, message", [

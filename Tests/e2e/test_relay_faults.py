@@ -7,19 +7,9 @@ import jsonpatch
 import pytest
 import websockets
 
-from gatherlib import GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, start_all, wait_for
-
-V2 = ("gather.v2",)
-VENUE = "riverside"
-
-
-def venue_server(nats_url: str, **kwargs) -> GatherServer:
-    return GatherServer(extra_args=("--nats", nats_url, "--venue", VENUE), **kwargs)
-
-
-async def relay_client(relay: RelayProcess) -> Live:
-    return await Live.connect(None, subprotocols=V2, url=relay.ws_url)
+from gatherlib import Live, run, signed_in
+from natslib import (V2, NatsServer, RelayProcess, relay_client, running, slowest_ack, venue_and_relay, venue_server,
+                     wait_for)
 
 
 class Follower:
@@ -71,8 +61,7 @@ def test_kill_9_a_relay_its_spectators_move_to_the_other_and_never_go_back():
     with NatsServer() as broker:
         server = venue_server(broker.url)
         relays = [RelayProcess(broker.url), RelayProcess(broker.url)]
-        start_all(server, *relays)
-        try:
+        with running(server, *relays, relay_signal=signal.SIGKILL):
             async def scenario():
                 followers = [Follower(relays) for _ in range(3)]
                 for follower in followers:
@@ -96,61 +85,50 @@ def test_kill_9_a_relay_its_spectators_move_to_the_other_and_never_go_back():
                 for client in (ann, door, *(f.client for f in followers)):
                     await client.close()
             run(scenario())
-        finally:
-            for relay in relays:
-                relay.stop(signal.SIGKILL)
-            server.cleanup()
 
 
 @pytest.mark.timing
 def test_kill_9_the_venue_relays_say_the_link_is_lost_then_versions_continue_after_its_restart():
-    with NatsServer() as broker:
-        server = venue_server(broker.url)
-        relay = RelayProcess(broker.url)
-        start_all(server, relay)
-        try:
-            async def scenario():
-                follower = await relay_client(relay)
-                ann = await signed_in(server, "ann", subprotocols=V2)
-                for name in ("Ann", "Ben"):
-                    await ann.command({"kind": "addPlayer", "name": name})
-                await follower.wait_snapshot(ann.version)
-                version, state = ann.version, ann.snapshot
-                await ann.close()
-                server.stop(signal.SIGKILL)
-                killed_at = time.monotonic()
+    with venue_and_relay(relay_signal=signal.SIGKILL) as (broker, server, relay):
+        async def scenario():
+            follower = await relay_client(relay)
+            ann = await signed_in(server, "ann", subprotocols=V2)
+            for name in ("Ann", "Ben"):
+                await ann.command({"kind": "addPlayer", "name": name})
+            await follower.wait_snapshot(ann.version)
+            version, state = ann.version, ann.snapshot
+            await ann.close()
+            server.stop(signal.SIGKILL)
+            killed_at = time.monotonic()
 
-                lost = await follower.until(lambda m: m["type"] == "link", 15)
-                silent_for = time.monotonic() - killed_at
-                assert lost["live"] is False and lost["since"].endswith("Z"), lost
-                assert 9 <= silent_for <= 14, f"link lost after {silent_for:.1f} s of silence"
-                health = relay.health()
-                assert health["version"] == version and health["lastHeardMs"] >= 10_000
-                # A new spectator gets the last state, then the word that it is not live.
-                late = await relay_client(relay)
-                snapshot = await late.next()
-                assert (snapshot["version"], snapshot["state"]) == (version, state)
-                assert (await late.next())["type"] == "link"
+            lost = await follower.until(lambda m: m["type"] == "link", 15)
+            silent_for = time.monotonic() - killed_at
+            assert lost["live"] is False and lost["since"].endswith("Z"), lost
+            assert 9 <= silent_for <= 14, f"link lost after {silent_for:.1f} s of silence"
+            health = relay.health()
+            assert health["version"] == version and health["lastHeardMs"] >= 10_000
+            # A new spectator gets the last state, then the word that it is not live.
+            late = await relay_client(relay)
+            snapshot = await late.next()
+            assert (snapshot["version"], snapshot["state"]) == (version, state)
+            assert (await late.next())["type"] == "link"
 
-                server.start()  # same folders, same port
-                back = await follower.until(lambda m: m["type"] == "link", 10)
-                assert back == {"type": "link", "live": True}
-                ann = await signed_in(server, "ann2", subprotocols=V2)
-                await ann.command({"kind": "addPlayer", "name": "Cat"})
-                assert ann.version > version
-                for client in (follower, late):
-                    await client.wait_snapshot(ann.version, timeout=10)
-                    assert client.snapshot == ann.snapshot
-                # Through the restart: one snapshot, then the venue's patches, in order.
-                states = [m for m in follower.messages if m["type"] in ("snapshot", "patch")]
-                assert [m["type"] for m in states].count("snapshot") == 1, states
-                assert [m["version"] for m in states] == list(range(states[0]["version"], ann.version + 1))
-                for client in (follower, late, ann):
-                    await client.close()
-            run(scenario())
-        finally:
-            relay.stop(signal.SIGKILL)
-            server.cleanup()
+            server.start()  # same folders, same port
+            back = await follower.until(lambda m: m["type"] == "link", 10)
+            assert back == {"type": "link", "live": True}
+            ann = await signed_in(server, "ann2", subprotocols=V2)
+            await ann.command({"kind": "addPlayer", "name": "Cat"})
+            assert ann.version > version
+            for client in (follower, late):
+                await client.wait_snapshot(ann.version, timeout=10)
+                assert client.snapshot == ann.snapshot
+            # Through the restart: one snapshot, then the venue's patches, in order.
+            states = [m for m in follower.messages if m["type"] in ("snapshot", "patch")]
+            assert [m["type"] for m in states].count("snapshot") == 1, states
+            assert [m["version"] for m in states] == list(range(states[0]["version"], ann.version + 1))
+            for client in (follower, late, ann):
+                await client.close()
+        run(scenario())
 
 
 @pytest.mark.timing
@@ -158,8 +136,7 @@ def test_nats_stopped_the_venue_acks_as_fast_and_relays_catch_up_when_it_is_back
     with NatsServer() as broker:
         server = venue_server(broker.url)
         relays = [RelayProcess(broker.url), RelayProcess(broker.url)]
-        start_all(server, *relays)
-        try:
+        with running(server, *relays, relay_signal=signal.SIGKILL):
             async def scenario():
                 followers = [await relay_client(relay) for relay in relays]
                 door = await Live.connect(server, subprotocols=V2)
@@ -173,12 +150,7 @@ def test_nats_stopped_the_venue_acks_as_fast_and_relays_catch_up_when_it_is_back
                 for follower in followers:
                     lost = await follower.until(lambda m: m["type"] == "link", 10)
                     assert lost["live"] is False
-                slowest = 0.0
-                for index in range(20):
-                    started = time.monotonic()
-                    reply = await ann.command({"kind": "addPlayer", "name": f"P{index}"})
-                    slowest = max(slowest, time.monotonic() - started)
-                    assert reply["type"] == "ack"
+                slowest = await slowest_ack(ann)
                 assert slowest < 1.0, f"an ack took {slowest:.3f} s with NATS stopped"
                 await door.wait_snapshot(ann.version)
                 assert door.snapshot == ann.snapshot
@@ -193,7 +165,3 @@ def test_nats_stopped_the_venue_acks_as_fast_and_relays_catch_up_when_it_is_back
                 for client in (*followers, door, ann):
                     await client.close()
             run(scenario())
-        finally:
-            for relay in relays:
-                relay.stop(signal.SIGKILL)
-            server.cleanup()

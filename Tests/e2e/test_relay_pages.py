@@ -6,7 +6,7 @@ import re
 import signal
 
 from gatherlib import GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, start_all
+from natslib import NatsServer, RelayProcess, running, venue_server
 
 LOST = re.compile(r"^Connection to the pitch lost at \d\d:\d\d$")
 
@@ -21,10 +21,9 @@ class RelaySite:
 
 def test_pages_follow_through_a_relay_show_the_lost_link_and_count_followers_away(browsers):
     with NatsServer() as broker:
-        server = GatherServer(extra_args=("--nats", broker.url, "--venue", "riverside"))
+        server = venue_server(broker.url)
         relay = RelayProcess(broker.url)
-        start_all(server, relay)
-        try:
+        with running(server, relay, relay_signal=signal.SIGKILL):
             async def set_up():
                 ann = await signed_in(server, "ann", subprotocols=("gather.v2",))
                 for name in ("Ann", "Ben"):
@@ -58,6 +57,3 @@ def test_pages_follow_through_a_relay_show_the_lost_link_and_count_followers_awa
             server.start()
             phone.wait(lambda: not phone.find("#link-lost").is_displayed(), 15, "the notice to go")
             board.wait_text("#connection", "Live", timeout=15)
-        finally:
-            relay.stop(signal.SIGKILL)
-            server.cleanup()

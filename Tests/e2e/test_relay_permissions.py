@@ -7,8 +7,8 @@ import json
 import nats
 import pytest
 
-from gatherlib import GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, read_subject, start_all, wait_for
+from gatherlib import Live, run, signed_in
+from natslib import NatsServer, RelayProcess, read_subject, running, venue_server, wait_for
 
 VENUE_PASSWORD = "venue-secret-4d1f"
 RELAY_PASSWORD = "relay-secret-93ab"
@@ -44,11 +44,10 @@ authorization {
 
 def test_a_relay_follows_with_its_user_and_cannot_publish_a_state():
     with NatsServer(config=CONFIG) as broker:
-        server = GatherServer(extra_args=("--nats", broker.url, "--venue", "riverside", "--nats-user", "venue"),
+        server = venue_server(broker.url, "--nats-user", "venue",
                               env={"GATHER_NATS_PASSWORD": VENUE_PASSWORD})
         relay = RelayProcess(broker.url, extra_args=("--nats-user", "relay"), env={"GATHER_NATS_PASSWORD": RELAY_PASSWORD})
-        start_all(server, relay)
-        try:
+        with running(server, relay):
             assert not any(VENUE_PASSWORD in arg for arg in server.arguments)
             assert not any(RELAY_PASSWORD in arg for arg in relay.args)
 
@@ -95,14 +94,11 @@ def test_a_relay_follows_with_its_user_and_cannot_publish_a_state():
                 for client in (follower, ann):
                     await client.close()
             run(scenario())
-        finally:
-            relay.stop()
-            server.cleanup()
 
 
 def test_wrong_nats_credentials_never_stop_the_venue():
     with NatsServer(config=CONFIG) as broker:
-        server = GatherServer(extra_args=("--nats", broker.url, "--venue", "riverside", "--nats-user", "venue"),
+        server = venue_server(broker.url, "--nats-user", "venue",
                               env={"GATHER_NATS_PASSWORD": "wrong"})
         with server:
             async def scenario():

@@ -53,14 +53,8 @@ struct NATSMirrorCommand: ParsableCommand {
         let venue = try parseVenue(venueOption)
         let mirror = mirrorOption ?? venue.streamName
         let domain = domainOption ?? venue.rawValue
-        let credentials: NATSCredentials
-        if let credentialsFile {
-            credentials = .credentialsFile(credentialsFile)
-        } else if let user, let password = ProcessInfo.processInfo.environment["GATHER_NATS_PASSWORD"] {
-            credentials = .userPassword(user: user, password: password)
-        } else {
-            credentials = .none
-        }
+        let credentials = natsCredentials(file: credentialsFile, user: user,
+                                          password: ProcessInfo.processInfo.environment["GATHER_NATS_PASSWORD"])
         do {
             let outcome = try MirrorSetup.ensure(endpoint: NATSEndpoint(url: hub, credentials: credentials, clientName: "gather nats mirror"),
                                                  venue: venue, mirrorName: mirror, domain: domain)

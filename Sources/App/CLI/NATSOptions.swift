@@ -46,21 +46,22 @@ struct NATSOptions: ParsableArguments {
     /// nil without `--nats`.
     func endpoint(clientName: String) -> NATSEndpoint? {
         guard let url else { return nil }
-        let credentials: NATSCredentials
-        if let credentialsFile {
-            credentials = .credentialsFile(credentialsFile)
-        } else if let user, let password {
-            credentials = .userPassword(user: user, password: password)
-        } else {
-            credentials = .none
-        }
-        return NATSEndpoint(url: url, credentials: credentials, clientName: clientName)
+        return NATSEndpoint(url: url, credentials: natsCredentials(file: credentialsFile, user: user, password: password),
+                            clientName: clientName)
     }
 
     /// Printed once at start when the password came from the command line.
     var passwordWarning: String? {
         passwordOption == nil ? nil : "--nats-password shows in `ps`; set GATHER_NATS_PASSWORD instead"
     }
+}
+
+/// A `.creds` file first, else a user with its password, else none: the one rule for every
+/// command that logs in to NATS (`serve`, `relay`, `nats mirror`).
+func natsCredentials(file: String?, user: String?, password: String?) -> NATSCredentials {
+    if let file { return .credentialsFile(file) }
+    if let user, let password { return .userPassword(user: user, password: password) }
+    return .none
 }
 
 /// `--venue NAME`, checked once: the default is the host name.

@@ -62,19 +62,13 @@ struct RelayCommand: ParsableCommand {
         if let relayIDOption {
             guard VenueName(relayIDOption) != nil else { throw ValidationError("--relay-id must be \(VenueName.rule).") }
         }
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+        try requireInRange(port, 0...65_535, option: "--port")
         guard (certificatePath == nil) == (privateKeyPath == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together.")
         }
-        guard (1...1_000_000).contains(maximumConnections) else {
-            throw ValidationError("--max-connections must be from 1 to 1000000.")
-        }
-        guard (1...100_000).contains(maximumConnectionsPerAddress) else {
-            throw ValidationError("--max-connections-per-address must be from 1 to 100000.")
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory), isDirectory.boolValue
-        else { throw ValidationError("--public \(publicDirectory) is not a readable folder.") }
+        try requireInRange(maximumConnections, 1...1_000_000, option: "--max-connections")
+        try requireInRange(maximumConnectionsPerAddress, 1...100_000, option: "--max-connections-per-address")
+        try requireReadableFolder(publicDirectory)
     }
 
     func run() throws {

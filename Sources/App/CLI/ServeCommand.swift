@@ -85,13 +85,11 @@ struct ServeCommand: ParsableCommand {
     /// The options checked and turned into the one value the server is built from; each bad
     /// option is a `ValidationError` that names it and the values it takes.
     func serverConfiguration() throws -> ServerConfiguration {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+        try requireInRange(port, 0...65_535, option: "--port")
         if case .port(let number) = spectatorPort, number == port, port != 0 {
             throw ValidationError("--spectator-port must differ from --port.")
         }
-        guard (1...100_000).contains(maximumConnectionsPerAddress) else {
-            throw ValidationError("--max-connections-per-address must be from 1 to 100000.")
-        }
+        try requireInRange(maximumConnectionsPerAddress, 1...100_000, option: "--max-connections-per-address")
         var metricsReaders: [AddressRange] = []
         if let metricsFrom {
             guard let range = AddressRange(cidr: metricsFrom) else {
@@ -112,19 +110,10 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("The invite code (--invite-code or GATHER_INVITE_CODE) must be 8–64 letters, digits, '-' or '_'.")
             }
         }
-        guard (1...1_000_000).contains(maximumConnections) else {
-            throw ValidationError("--max-connections must be from 1 to 1000000.")
-        }
-        guard (1...3_600).contains(stallTimeoutSeconds) else {
-            throw ValidationError("--stall-timeout must be from 1 to 3600 seconds.")
-        }
-        guard (1...3_600).contains(pingIntervalSeconds) else {
-            throw ValidationError("--ping-interval must be from 1 to 3600 seconds.")
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: publicDirectory, isDirectory: &isDirectory), isDirectory.boolValue,
-              FileManager.default.isReadableFile(atPath: publicDirectory)
-        else { throw ValidationError("--public \(publicDirectory) is not a readable folder.") }
+        try requireInRange(maximumConnections, 1...1_000_000, option: "--max-connections")
+        try requireInRange(stallTimeoutSeconds, 1...3_600, option: "--stall-timeout", unit: " seconds")
+        try requireInRange(pingIntervalSeconds, 1...3_600, option: "--ping-interval", unit: " seconds")
+        try requireReadableFolder(publicDirectory)
         guard host.utf8.count <= 255, !host.isEmpty else { throw ValidationError("--host must be an address.") }
         return ServerConfiguration(
             host: host, port: port, spectatorPort: spectatorPort.bindPort, dataDirectory: data.dataDirectory,

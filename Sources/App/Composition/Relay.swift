@@ -17,7 +17,7 @@ enum Relay {
         guard let endpoint = options.nats.endpoint(clientName: "gather relay \(options.relayID)") else {
             throw StartupFailure(description: "gather relay needs --nats URL")
         }
-        let transport = RelayTransportBox()
+        let transport = TransportBox()
         let stream = RelayStream(
             configuration: RelayStream.Configuration(endpoint: endpoint, venue: options.venue,
                                                      streamName: options.streamName, relayID: options.relayID),
@@ -82,16 +82,5 @@ struct RelayRoutes: Sendable {
             + "\"lastHeardMs\":\(health.lastHeardMs.map { String(max(0, now - $0)) } ?? "null"),"
             + "\"spectators\":\(health.spectators),\"nats\":\"\(health.nats)\"}"
         return HTTPResponse(status: 200, contentType: "application/json; charset=utf-8", body: Array(body.utf8))
-    }
-}
-
-/// Holds the server for the stream's deliver closure, made before it.
-private final class RelayTransportBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: LiveServer?
-
-    var server: LiveServer? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

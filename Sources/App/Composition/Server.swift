@@ -53,7 +53,7 @@ enum Server {
         } catch {
             throw StartupFailure(description: "cannot keep the invite code: \(error)")
         }
-        let links = ServerLinks(identity: identity, host: settings.host)
+        let links = ServerLinks(identity: identity, host: settings.host, hasTrustPage: certificates.caCertificatePath != nil)
         let hasher = PasswordHasher()
         let environment = CoordinatorEnvironment(
             now: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
@@ -102,7 +102,8 @@ enum Server {
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
                                 stream: { VenueStream.healthFields(publisher) },
                                 streamMetrics: { VenueStream.metricsText(publisher) },
-                                caCertificate: caCertificate, links: links,
+                                caCertificate: caCertificate,
+                                caFingerprint: caCertificate == nil ? nil : certificates.fingerprintSHA256, links: links,
                                 metricsReaders: settings.metricsReaders)
         var configuration = TransportConfiguration(
             host: settings.host, port: settings.port,
@@ -190,16 +191,5 @@ private final class RemoteWatchersBox: Sendable {
             return value.last
         }
         if count > 0 { sink(count) }
-    }
-}
-
-/// Holds the server for the closures made before it exists. Set once, on the starting thread,
-/// before any connection can open; read from the Coordinator's queue and the service thread.
-private final class TransportBox: Sendable {
-    private let stored = Mutex<LiveServer?>(nil)
-
-    var server: LiveServer? {
-        get { stored.withLock { $0 } }
-        set { stored.withLock { $0 = newValue } }
     }
 }

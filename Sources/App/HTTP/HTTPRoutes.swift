@@ -14,8 +14,10 @@ struct HTTPRoutes: Sendable {
     var stream: @Sendable () -> String = { VenueStream.healthFields(nil) }
     /// The venue stream's `/metrics` lines (empty without `--nats`).
     var streamMetrics: @Sendable () -> String = { "" }
-    /// The generated CA, read once at start; nil with the user's own certificate.
+    /// The generated CA, read once at start, and its SHA-256 fingerprint; nil with the user's own
+    /// certificate.
     let caCertificate: [UInt8]?
+    var caFingerprint: String? = nil
     let links: ServerLinks
     /// Who may read `/metrics` besides loopback (`--metrics-from`).
     let metricsReaders: [AddressRange]
@@ -36,24 +38,46 @@ struct HTTPRoutes: Sendable {
         case "/api/history.json":
             return json(exports.read().historyJSON)
         case "/api/history.csv":
-            return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: exports.read().historyCSV,
+            return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: Self.utf8BOM + exports.read().historyCSV,
                                 extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-history.csv\"")])
         case "/api/players.json":
             return json(exports.read().playersJSON)
         case "/api/players.csv":
-            return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: exports.read().playersCSV,
+            return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: Self.utf8BOM + exports.read().playersCSV,
                                 extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-players.csv\"")])
         case "/qr.svg":
             guard let svg = links.qrCodeSVG(query: request.query) else { return nil }
             return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(svg.utf8))
         case "/ca.pem":
+            // The type iOS answers with "install a profile" and Android's certificate installer
+            // accepts; the name is the one trust.html tells people to look for.
             guard let caCertificate else { return nil }
-            return HTTPResponse(status: 200, contentType: "application/x-pem-file", body: caCertificate,
+            return HTTPResponse(status: 200, contentType: "application/x-x509-ca-cert", body: caCertificate,
                                 extraHeaders: [("Content-Disposition",
-                                                "attachment; filename=\"football-gather-live-ca.pem\"")])
+                                                "attachment; filename=\"\(Self.caFileName)\"")])
+        case "/api/join.json":
+            // What the projector prints beside its QR code, for people whose camera will not scan.
+            return json(Array("{\"spectatorURL\":\"\(links.spectatorURL())\"}".utf8))
+        case "/api/trust.json":
+            guard caCertificate != nil, let caFingerprint else { return nil }
+            return json(Array(Self.trustJSON(fingerprint: caFingerprint).utf8))
         default:
             return nil
         }
+    }
+
+    /// Before every CSV download: without it Excel reads the file as the system's legacy code page
+    /// and shows "JosÃ© NÃºÃ±ez" for "José Núñez".
+    static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// The file name phones save `/ca.pem` under.
+    static let caFileName = "football-gather-live-ca.pem"
+
+    /// What trust.html shows before anyone installs anything: the fingerprint in full and as a
+    /// short check, and the name of the file to look for. Hex and a fixed name: nothing to escape.
+    static func trustJSON(fingerprint: String) -> String {
+        "{\"fingerprint\":\"\(fingerprint.filter { $0.isHexDigit || $0 == ":" })\","
+            + "\"shortCheck\":\"\(FingerprintCheck.short(fingerprint))\",\"file\":\"\(caFileName)\"}"
     }
 
     /// Loopback always; other addresses only inside a `--metrics-from` network.

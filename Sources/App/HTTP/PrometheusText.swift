@@ -33,7 +33,20 @@ enum PrometheusText {
         out += "gather_password_checks_running \(reading.decisions.passwordChecksRunning)\n"
         metric("gather_password_checks_waiting", "gauge", "Login and register attempts waiting for a password check.")
         out += "gather_password_checks_waiting \(reading.decisions.passwordChecksWaiting)\n"
-                metric("gather_tick_lateness_ms", "histogram", "How late countdown wake-ups ran, in ms.")
+        metric("gather_coordinator_queue_depth", "gauge",
+               "Events waiting for the Coordinator's queue, by lane (control, organiser, spectator).")
+        for (lane, depth) in reading.queue.depth.sorted(by: { $0.key < $1.key }) {
+            out += "gather_coordinator_queue_depth{lane=\"\(lane)\"} \(depth)\n"
+        }
+        metric("gather_coordinator_queue_oldest_wait_ms", "gauge",
+               "How long the oldest event waiting in each lane of the Coordinator's queue has waited, in ms.")
+        for (lane, wait) in reading.queue.oldestWaitMs.sorted(by: { $0.key < $1.key }) {
+            out += "gather_coordinator_queue_oldest_wait_ms{lane=\"\(lane)\"} \(wait)\n"
+        }
+        metric("gather_coordinator_queue_dropped_total", "counter",
+               "Messages dropped because their lane of the Coordinator's queue was full.")
+        out += "gather_coordinator_queue_dropped_total \(reading.queue.dropped)\n"
+        metric("gather_tick_lateness_ms", "histogram", "How late countdown wake-ups ran, in ms.")
         var cumulative = 0
         let histogram = reading.tickLateness
         for (index, bound) in histogram.bounds.enumerated() {

@@ -22,8 +22,9 @@ enum Banner {
         }
         lines.append("  Invite code for organisers: \(inviteCode)")
         if certificates.caCertificatePath != nil {
-            lines.append("  Organisers trust the local CA once per phone: \(links.secureBaseURLs.first ?? "")/trust.html")
+            lines.append("  Organisers trust the local CA once per phone: \(links.url(of: .organiser))")
             lines.append("  CA fingerprint SHA-256: \(certificates.fingerprintSHA256)")
+            lines.append("  Short check (first and last 8): \(FingerprintCheck.short(certificates.fingerprintSHA256))")
         } else {
             lines.append("  Certificate fingerprint SHA-256: \(certificates.fingerprintSHA256)")
         }

@@ -14,9 +14,12 @@ final class ServerLinks: Sendable {
 
     private let bound = Mutex(Bound())
     let hosts: [String]
+    /// A local CA to trust: co-organisers start at its trust page (false with `--cert`/`--key`).
+    let hasTrustPage: Bool
 
-    init(identity: MachineIdentity, host: String) {
+    init(identity: MachineIdentity, host: String, hasTrustPage: Bool = true) {
         hosts = Self.reachableHosts(identity: identity, listeningOn: host)
+        self.hasTrustPage = hasTrustPage
     }
 
     func bind(tlsPort: Int, spectatorPort: Int?) {
@@ -40,7 +43,15 @@ final class ServerLinks: Sendable {
     /// Where organisers log in (always TLS).
     var organiserURL: String { secureBase(hosts.first ?? "localhost") + "/organiser.html" }
 
-    /// `/qr.svg`: the spectator page (of one pitch), or the organiser page for co-organisers.
+    /// Where a new co-organiser starts: the trust steps on the spectator door (plain HTTP, so the
+    /// first sight is not a certificate warning), which then lead to the organiser page (an
+    /// invite code after '#' is handed on by trust.js). Without a local CA there is nothing to
+    /// trust: the organiser page itself.
+    var inviteURL: String {
+        hasTrustPage ? spectatorBase(hosts.first ?? "localhost") + "/trust.html" : organiserURL
+    }
+
+    /// `/qr.svg`: the spectator page (of one pitch), or the invite for co-organisers.
     /// Drawn once per target and port.
     func qrCodeSVG(query: String?) -> String? {
         let url = url(of: Self.qrTarget(query: query))
@@ -55,8 +66,8 @@ final class ServerLinks: Sendable {
     /// Where a QR code of this target leads.
     func url(of target: QRTarget) -> String {
         switch target {
-        case .organiser: organiserURL
-        case .organiserInvite(let code): organiserURL + "#invite=" + code
+        case .organiser: inviteURL
+        case .organiserInvite(let code): inviteURL + "#invite=" + code
         case .spectator(let pitch): spectatorURL(pitch: pitch)
         }
     }

@@ -1,0 +1,33 @@
+// trust.html: the fingerprint this server says its CA has, in full and as a short check, and the
+// file name to look for, from /api/trust.json. Without it (the operator's own certificate, or
+// no network) the steps still read, and the laptop's screen still shows the fingerprint.
+
+import { $ } from "./dom.js";
+
+async function showFingerprint() {
+  let trust = null;
+  try {
+    const response = await fetch("/api/trust.json", { cache: "no-store" });
+    if (response.ok) trust = await response.json();
+  } catch { /* offline: the laptop's screen has it */ }
+  if (!trust || typeof trust.fingerprint !== "string") {
+    $("#short-check").textContent = "Not available here: read it on the laptop's screen.";
+    $("#full-fingerprint").textContent = "Not available here: read it on the laptop's screen.";
+    return;
+  }
+  $("#short-check").textContent = trust.shortCheck;
+  $("#full-fingerprint").textContent = trust.fingerprint;
+  if (trust.file) $("#file-name").textContent = trust.file;
+}
+
+showFingerprint();
+
+// An invite QR code carries the code after '#' (never sent to the server): hand it on to the
+// organiser page, which fills it into "New organiser".
+function handOnInvite() {
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  $("#organiser-link").href = invite && /^[A-Za-z0-9_-]{8,64}$/.test(invite)
+    ? `/organiser.html#invite=${encodeURIComponent(invite)}` : "/organiser.html";
+}
+handOnInvite();
+addEventListener("hashchange", handOnInvite);

@@ -1,0 +1,128 @@
+import GatherDelivery
+
+/// The slow KDF is the one thing a stranger can make the server spend seconds of CPU on, so at
+/// most `running` checks run at once in the whole server and `waiting` more wait their turn;
+/// beyond that an attempt is refused at once.
+///
+/// Strangers cannot hog it (issue 20: fifty addresses kept every place busy and the organiser was
+/// refused 13 times of 13). At most one check waits per address. An address is *clean* while it
+/// has no recent failure (a refusal for room counts as one, see `CoordinatorCore.admitAttempt`);
+/// clean addresses' checks start first, the last `reservedForClean` waiting places are theirs
+/// alone, and a clean newcomer who finds every place taken pushes out the newest check of an
+/// address that is not clean. Cleanliness is asked again whenever it matters, since an address
+/// stops being clean the moment one of its attempts fails.
+struct PasswordChecks: Equatable {
+    static let running = 2
+    static let waiting = 16
+    static let reservedForClean = 2
+
+    struct Waiting: Equatable {
+        var work: Effect
+        var address: String
+        var continuation = false
+    }
+
+    enum Refusal: Equatable {
+        /// Every place a check of this kind may take is taken.
+        case busy
+        /// This address already has a check waiting.
+        case addressWaiting
+    }
+
+    enum Admission: Equatable {
+        /// Start this now.
+        case started(Effect)
+        /// Waiting; `pushedOut` lost its place to it and must be refused.
+        case queued(pushedOut: Effect?)
+        case refused(Refusal)
+    }
+
+    private(set) var running = 0
+    /// In arrival order; `next` picks clean addresses first.
+    private(set) var queue: [Waiting] = []
+    /// The most that ever ran at once, for `/metrics`.
+    private(set) var peak = 0
+
+    /// Why a check for `address` would be refused now, or nil when `admit` would take it.
+    func refusal(address: String, isClean: (String) -> Bool) -> Refusal? {
+        switch place(for: address, isClean: isClean) {
+        case .refused(let refusal): refusal
+        default: nil
+        }
+    }
+
+    /// Starts `work` for `address`, queues it, or says why not. A `continuation` (the second KDF
+    /// run of a password change, after its first was checked) already paid for its place: it
+    /// starts now or first, whatever the bounds.
+    mutating func admit(_ work: Effect, address: String, continuation: Bool = false,
+                        isClean: (String) -> Bool) -> Admission {
+        if continuation {
+            guard running >= Self.running else { return .started(start(work)) }
+            queue.insert(Waiting(work: work, address: address, continuation: true), at: 0)
+            return .queued(pushedOut: nil)
+        }
+        switch place(for: address, isClean: isClean) {
+        case .run: return .started(start(work))
+        case .wait(let pushingOut):
+            let pushedOut = pushingOut.map { queue.remove(at: $0).work }
+            queue.append(Waiting(work: work, address: address))
+            return .queued(pushedOut: pushedOut)
+        case .refused(let refusal): return .refused(refusal)
+        }
+    }
+
+    private enum Place { case run, wait(pushingOut: Int?), refused(Refusal) }
+
+    private func place(for address: String, isClean: (String) -> Bool) -> Place {
+        guard running >= Self.running else { return .run }
+        if queue.contains(where: { $0.address == address }) { return .refused(.addressWaiting) }
+        let clean = isClean(address)
+        let suspects = queue.indices.filter { !isClean(queue[$0].address) }
+        if queue.count < Self.waiting, clean || suspects.count < Self.waiting - Self.reservedForClean {
+            return .wait(pushingOut: nil)
+        }
+        guard clean, let newestSuspect = suspects.last else { return .refused(.busy) }
+        return .wait(pushingOut: newestSuspect)
+    }
+
+    /// One check finished: the next waiting one whose client is still there starts, clean
+    /// addresses first.
+    mutating func finished(stillConnected: (ConnectionID) -> Bool, isClean: (String) -> Bool) -> Effect? {
+        running = max(0, running - 1)
+        queue.removeAll { waiting in waiting.work.passwordClient.map { !stillConnected($0) } ?? true }
+        guard !queue.isEmpty else { return nil }
+        let index = queue.firstIndex { $0.continuation || isClean($0.address) } ?? queue.startIndex
+        return start(queue.remove(at: index).work)
+    }
+
+    /// A phone that left no longer needs its queued check (its attempt still counted).
+    mutating func forget(_ client: ConnectionID) {
+        queue.removeAll { $0.work.passwordClient == client }
+    }
+
+    private mutating func start(_ work: Effect) -> Effect {
+        running += 1
+        peak = max(peak, running)
+        return work
+    }
+}
+
+extension Effect {
+    /// The connection a KDF effect answers.
+    public var passwordClient: ConnectionID? {
+        switch self {
+        case .hashPassword(let job), .verifyPassword(let job, _): job.client
+        default: nil
+        }
+    }
+}
+
+extension Effect {
+    /// The `id` of the request a KDF effect answers.
+    var passwordRequestID: String? {
+        switch self {
+        case .hashPassword(let job), .verifyPassword(let job, _): job.requestID
+        default: nil
+        }
+    }
+}
