@@ -66,7 +66,7 @@ let package = Package(
         ], path: "Sources/App"),
         .executableTarget(name: "GatherMain", dependencies: ["GatherApp"], path: "Sources/Main"),
         .executableTarget(name: "GatherBench", dependencies: [
-            "CLibWebSockets", "COpenSSL", "GatherLWS", "GatherModel",
+            "CLibWebSockets", "COpenSSL", "GatherLWS", "GatherModel", "CNats",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/Bench"),
 

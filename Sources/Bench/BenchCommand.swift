@@ -3,7 +3,12 @@ import Foundation
 
 /// Which scenarios to run.
 enum ScenarioChoice: String, ExpressibleByArgument, CaseIterable {
-    case fanout, stalled, all
+    case fanout, stalled, relays, all
+}
+
+/// How followers reach a relay.
+enum RelayTransport: String, ExpressibleByArgument, CaseIterable {
+    case plain, tls
 }
 
 /// The spectators' subprotocol.
@@ -70,13 +75,51 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("budget-seconds"), help: "No phase runs past this many seconds from the start.")
     var budgetSeconds = 330
 
-    @Option(help: "fanout, stalled or all.")
+    @Option(help: "fanout, stalled, relays (with the floor) or all.")
     var scenario: ScenarioChoice = .all
+
+    @Option(help: "Relays of the relay scenarios (each a `gather relay` process).")
+    var relays = 2
+
+    @Option(help: "Followers of the relay scenarios, spread over the relays.")
+    var followers = 20_000
+
+    @Option(name: .customLong("relay-transport"), help: "plain (ws://) and/or tls (wss://) relay scenarios (repeatable).")
+    var relayTransport: [RelayTransport] = [.plain, .tls]
+
+    @Option(name: .customLong("floor-rounds"), help: "Frames the floor writes to each connection.")
+    var floorRounds = 50
+
+    @Option(name: .customLong("nats-server"), help: "The nats-server executable (default: found on the usual paths).")
+    var natsServer: String?
+
+    // MARK: The follower worker (a child the relay scenarios start; not for people)
+
+    @Flag(name: .customLong("follower-worker"), help: .hidden)
+    var followerWorker = false
+
+    @Option(name: .customLong("relay-port"), help: .hidden)
+    var relayPorts: [Int] = []
+
+    @Flag(name: .customLong("relay-tls"), help: .hidden)
+    var relayTLS = false
+
+    @Option(name: .customLong("first-block"), help: .hidden)
+    var firstBlock = 1
 
     @Flag(help: "Print one JSON object instead of the table.")
     var json = false
 
     func validate() throws {
+        if followerWorker {
+            guard !relayPorts.isEmpty, ca != nil, (1...20_000).contains(followers), (1...200).contains(firstBlock) else {
+                throw ValidationError("--follower-worker needs --relay-port, --ca, --followers 1–20000 and --first-block.")
+            }
+            return
+        }
+        guard (1...16).contains(relays), (1...100_000).contains(followers), (1...10_000).contains(floorRounds),
+              !relayTransport.isEmpty
+        else { throw ValidationError("--relays 1–16, --followers 1–100000, --floor-rounds 1–10000, a --relay-transport.") }
         guard (server == nil) != (url == nil) else { throw ValidationError("Give either --server or --url.") }
         if url != nil, ca == nil { throw ValidationError("--url needs --ca.") }
         guard spectators.allSatisfy({ (1...100_000).contains($0) }), (2...100_000).contains(stalledSpectators) else {
@@ -91,6 +134,11 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        if followerWorker {
+            let targets = relayPorts.map { ServerTarget(port: $0, caPath: ca ?? "", tls: relayTLS) }
+            try FollowerWorker(targets: targets, followers: followers, firstBlock: firstBlock).run()
+            return
+        }
         try BenchRun(options: self).execute()
     }
 }

@@ -88,6 +88,33 @@ struct EngineShared {
     var arrivals: [UInt64] = []
     var ticks: [TickArrival] = []
     var stalledClosed = false
+
+    /// Relay followers: messages read, versions skipped (a state message more than one version
+    /// ahead), snapshots after the first (resyncs), the first time an organiser saw each version,
+    /// and the last patch read (the floor writes the same bytes).
+    var spectatorMessages = 0
+    var skippedVersions = 0
+    var resyncs = 0
+    var firstSeen: [Int: UInt64] = [:]
+    var samplePatch: [UInt8] = []
+    /// Per version, how many ready spectators hold it.
+    var holders: [Int: Int] = [:]
+    var reported: Set<Int> = []
+
+    /// A spectator moved from `old` to `version`: the versions every ready, open spectator now holds.
+    mutating func noteHolders(from old: Int, to version: Int) -> [Int] {
+        let expected = readySpectators - closedSpectators
+        var complete: [Int] = []
+        for passed in (old + 1)...version {
+            let count = holders[passed, default: 0] + 1
+            holders[passed] = count
+            if count >= expected, !reported.contains(passed) {
+                reported.insert(passed)
+                complete.append(passed)
+            }
+        }
+        return complete
+    }
 }
 
 /// Monotonic nanoseconds for latencies, wall-clock milliseconds for ticks (which the server

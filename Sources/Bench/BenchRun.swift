@@ -12,20 +12,18 @@ struct BenchRun {
         if descriptorLimit < largest + 64 {
             log("the open-file limit is \(descriptorLimit); \(largest) connections may not all open")
         }
+        if options.scenario == .relays {
+            var report = BenchReport(settings: settings())
+            report.relays = runRelays(descriptorLimit: descriptorLimit)
+            print(options.json ? report.json() : report.table())
+            return
+        }
         let server = try makeServer()
         defer { server.finish() }
-        var settings = BenchSettings()
-        settings.organisers = options.organisers
-        settings.commands = options.commands
-        settings.players = options.players
-        settings.pressesPerGather = options.pressesPerGather
-        settings.inviteCode = options.inviteCode
-        settings.phaseSeconds = Double(options.phaseSeconds)
-        settings.runDeadline = Date(timeIntervalSinceNow: Double(options.budgetSeconds))
-        settings.progress = log
+        let settings = settings()
         let runner = ScenarioRunner(server: server, settings: settings)
         var report = BenchReport(settings: settings)
-        if options.scenario != .stalled {
+        if options.scenario == .fanout || options.scenario == .all {
             for count in options.spectators {
                 for wire in options.wire.map(\.rawValue) {
                     log("fan-out to \(count) \(wire) spectators")
@@ -42,7 +40,7 @@ struct BenchRun {
                 }
             }
         }
-        if options.scenario != .fanout {
+        if options.scenario == .stalled || options.scenario == .all {
             let wire = options.stalledWire.rawValue
             log("one stalled \(wire) spectator among \(options.stalledSpectators)")
             do {
@@ -52,7 +50,41 @@ struct BenchRun {
                 report.stalled = StalledResult(spectators: options.stalledSpectators, wire: wire, error: "\(error)")
             }
         }
+        if options.scenario == .all { report.relays = runRelays(descriptorLimit: descriptorLimit) }
         print(options.json ? report.json() : report.table())
+    }
+
+    private func settings() -> BenchSettings {
+        var settings = BenchSettings()
+        settings.organisers = options.organisers
+        settings.commands = options.commands
+        settings.players = options.players
+        settings.pressesPerGather = options.pressesPerGather
+        settings.inviteCode = options.inviteCode
+        settings.phaseSeconds = Double(options.phaseSeconds)
+        settings.runDeadline = Date(timeIntervalSinceNow: Double(options.budgetSeconds))
+        settings.progress = log
+        return settings
+    }
+
+    /// The relay scenarios (and their floors): they start their own processes, so they need --server.
+    private func runRelays(descriptorLimit: Int) -> [RelayResult] {
+        guard let executable = options.server else {
+            log("the relay scenarios start their own venue and relays: they need --server, not --url")
+            return []
+        }
+        return options.relayTransport.map { transport in
+            var settings = settings()
+            // Each its own budget: the scenarios before may have spent the run's.
+            settings.runDeadline = Date(timeIntervalSinceNow: Double(options.budgetSeconds))
+            let scenario = RelayScenario(executable: URL(fileURLWithPath: executable).standardizedFileURL.path,
+                                         publicDirectory: URL(fileURLWithPath: options.public).standardizedFileURL.path,
+                                         settings: settings, natsExecutable: options.natsServer)
+            log("relays: \(options.followers) followers over \(options.relays) \(transport.rawValue) relay(s)")
+            // The floor holds both ends of each connection in this process.
+            return scenario.run(followers: options.followers, relays: options.relays, tls: transport == .tls,
+                                floorRounds: options.floorRounds, floorConnectionLimit: max(1, (descriptorLimit - 300) / 2))
+        }
     }
 
     private func makeServer() throws -> ServerUnderTest {

@@ -92,6 +92,7 @@ extension ClientEngine {
 
     private func dispatch(_ bytes: UnsafeRawBufferPointer, on connection: BenchConnection, at now: UInt64) {
         let summary = WireScanner.summarize(bytes)
+        if connection.role == .spectator, versionReached != nil { condition.withLock { shared.spectatorMessages += 1 } }
         switch summary.type {
         case "welcome":
             connection.sawWelcome = true
@@ -135,6 +136,8 @@ extension ClientEngine {
     private func stateArrived(version: Int, isPatch: Bool, bytes: UnsafeRawBufferPointer, on connection: BenchConnection,
                               at now: UInt64) {
         let isNew = version > connection.lastVersion
+        let old = connection.lastVersion
+        let wasReady = connection.ready
         if isNew { connection.lastVersion = version }
         let becameReady = !connection.ready && connection.sawWelcome && !isPatch
         if becameReady {
@@ -146,7 +149,13 @@ extension ClientEngine {
         }
         // Organisers speak gather.v1: their snapshots are the state the driver reads.
         let organiserCopy = connection.role == .organiser && isNew && !isPatch ? Array(bytes) : nil
-        condition.withLock {
+        let reached: [Int] = condition.withLock {
+            if connection.role == .organiser, isNew, shared.firstSeen[version] == nil { shared.firstSeen[version] = now }
+            if connection.role == .spectator, wasReady {
+                if isNew, old >= 0, version > old + 1 { shared.skippedVersions += version - old - 1 }
+                if !isPatch { shared.resyncs += 1 }
+            }
+            if isPatch, connection.role == .spectator, connection.index == 0 { shared.samplePatch = Array(bytes) }
             shared.latestVersion = max(shared.latestVersion, version)
             if isPatch {
                 shared.patchBytes.smallest = min(shared.patchBytes.smallest, bytes.count)
@@ -172,7 +181,13 @@ extension ClientEngine {
                 shared.round.reached += 1
                 if shared.round.reached >= shared.round.expected { condition.broadcast() }
             }
+            guard versionReached != nil, connection.role == .spectator, isNew else { return [] }
+            // A follower that became ready late holds its first snapshot's version.
+            if becameReady { return shared.noteHolders(from: version - 1, to: version) }
+            guard wasReady, old >= 0 else { return [] }
+            return shared.noteHolders(from: old, to: version)
         }
+        for version in reached { versionReached?(version, now) }
     }
 
     // MARK: Sending

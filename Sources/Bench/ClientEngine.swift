@@ -9,6 +9,8 @@ struct ServerTarget: Sendable {
     /// The name checked against the certificate; the generated one carries 127.0.0.1 and localhost.
     var host = "127.0.0.1"
     var caPath: String
+    /// wss:// (the venue's door, a relay with --tls-cert) or plain ws:// (a relay's default).
+    var tls = true
 }
 
 /// Where a connection comes from: phones on a LAN each have their own address, and the server
@@ -65,8 +67,9 @@ final class ClientEngine: @unchecked Sendable {
     /// Deferred work on the loop (outside any connection's callback): more connects, or the end.
     private let refillTimer = LoopTimer()
     private let stopTimer = LoopTimer()
-    /// Every connection's lws_client_connect_info but its context, user number and source address.
-    private var connectTemplate = lws_client_connect_info()
+    /// Every connection's lws_client_connect_info but its context, user number and source address,
+    /// one per target: spectator `index` connects to target `index % count` (relays share followers).
+    private var connectTemplates: [lws_client_connect_info] = []
     /// `iface` of lws_client_connect_info: lws binds the socket to it before connecting.
     private let sourceAddresses: [UnsafePointer<CChar>]
     /// The subprotocol every connection of this engine offers.
@@ -76,19 +79,29 @@ final class ClientEngine: @unchecked Sendable {
     /// lets one loop own the process's signal watchers, and lws attaches some to every loop.
     static let defaultInFlight = 64
 
+    /// Follower bookkeeping (relay scenarios): per version, how many spectators hold it; when all
+    /// ready ones do, `versionReached` is called on the service thread with the last arrival.
+    var versionReached: ((Int, UInt64) -> Void)?
+
     init(target: ServerTarget, manySockets: Bool, wire: String, sources: SourceAddresses,
-         maximumInFlight: Int = ClientEngine.defaultInFlight) throws {
+         maximumInFlight: Int = ClientEngine.defaultInFlight, targets: [ServerTarget]? = nil) throws {
         self.target = target
         self.wire = wire
         self.maximumInFlight = maximumInFlight
         sourceAddresses = sources.all.map(storage.cString)
-        connectTemplate.address = storage.cString(target.address)
-        connectTemplate.port = Int32(target.port)
-        connectTemplate.ssl_connection = Int32(LCCSCF_USE_SSL.rawValue)
-        connectTemplate.path = storage.cString("/live")
-        connectTemplate.host = storage.cString(target.host)
-        connectTemplate.protocol = storage.cString(wire)
-        connectTemplate.local_protocol_name = connectTemplate.protocol
+        let path = storage.cString("/live")
+        let subprotocol = storage.cString(wire)
+        connectTemplates = (targets ?? [target]).map { target in
+            var template = lws_client_connect_info()
+            template.address = storage.cString(target.address)
+            template.port = Int32(target.port)
+            template.ssl_connection = target.tls ? Int32(LCCSCF_USE_SSL.rawValue) : 0
+            template.path = path
+            template.host = storage.cString(target.host)
+            template.protocol = subprotocol
+            template.local_protocol_name = subprotocol
+            return template
+        }
         try createContext(eventLibrary: manySockets)
     }
 
@@ -175,7 +188,7 @@ final class ClientEngine: @unchecked Sendable {
         while inFlight < maximumInFlight, !pendingOpens.isEmpty {
             let connection = pendingOpens.removeFirst()
             inFlight += 1
-            var info = connectTemplate
+            var info = connectTemplates[connection.index % connectTemplates.count]
             info.context = context
             info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: connection.number)
             info.iface = sourceAddresses[connection.number % sourceAddresses.count]

@@ -8,6 +8,9 @@ struct PressOutcome {
     let missingSpectators: Int
     /// The reply's size on the wire (frame header included), for the server's byte counts.
     let replyBytes: Int
+    /// When the command left (monotonic ns) and the version it asked for.
+    var sentAt: UInt64 = 0
+    var targetVersion = 0
 }
 
 /// Speaks gather.v1 as organisers (the driver reads their snapshots' state; spectators may speak
@@ -138,7 +141,8 @@ final class GatherDriver {
                             ackNanoseconds: replyType == "ack" ? reply.receivedAt - sentAt : nil,
                             spectatorNanoseconds: latencies,
                             missingSpectators: replyType == "ack" ? max(0, expected - latencies.count) : 0,
-                            replyBytes: reply.bytes.count + frameHeaderBytes(payload: reply.bytes.count))
+                            replyBytes: reply.bytes.count + frameHeaderBytes(payload: reply.bytes.count),
+                            sentAt: sentAt, targetVersion: target)
     }
 
     /// A command the run cannot do without: a rejection ends the bench with the server's reason.

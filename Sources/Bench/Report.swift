@@ -5,6 +5,7 @@ struct BenchReport {
     var settings: BenchSettings
     var fanOuts: [FanOutResult] = []
     var stalled: StalledResult?
+    var relays: [RelayResult] = []
 
     struct Verdict {
         let met: Bool
@@ -66,6 +67,7 @@ struct BenchReport {
     func table() -> String {
         var lines = ["gather-bench: \(settings.organisers) organisers (\(BenchSettings.organiserWire)), \(settings.commands) "
             + "presses per scenario, \(settings.players) players, a fresh gather every \(settings.pressesPerGather) presses", ""]
+        if fanOuts.isEmpty, stalled == nil { return (lines + relayLines()).joined(separator: "\n") }
         let header = ["scenario", "connected", "conn/s", "KB/conn", "srv µs/msg", "B/change/spect.", "srv publish→last write p50/p99",
                       "| client-bound: press p50", "p99", "max", "ack p50", "ack p99", "tick dev p50/max", "state msg B"]
         var rows = [header]
@@ -118,6 +120,7 @@ struct BenchReport {
                 + "stalled one closed by the server: \(stalled.stalledClosedByServer ? "yes" : "no")"
                 + (stalled.error.map { "; stopped: \($0)" } ?? ""))
         }
+        lines += relayLines()
         lines.append("")
         lines.append("targets (issue 15)")
         for verdict in verdicts { lines.append("  [\(verdict.met ? "met" : "MISSED")] \(verdict.text)") }
@@ -126,7 +129,7 @@ struct BenchReport {
         return lines.joined(separator: "\n")
     }
 
-    private func align(_ rows: [[String]]) -> [String] {
+    func align(_ rows: [[String]]) -> [String] {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in

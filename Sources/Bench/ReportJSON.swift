@@ -21,6 +21,24 @@ extension BenchReport {
             entry["error"] = stalled.error
             object["stalled"] = entry
         }
+        object["relays"] = relays.map { result -> [String: Any] in
+            var entry: [String: Any] = [
+                "followers": result.followers, "relays": result.relays, "tls": result.tls, "connected": result.connected,
+                "failed": result.failed, "venueMicrosecondsPerVersionIdle": result.venueIdle.microsecondsPerVersion ?? NSNull(),
+                "venueMicrosecondsPerVersionLoaded": result.venueLoaded.microsecondsPerVersion ?? NSNull(),
+                "relayMicrosecondsPerMessage": result.relayMicroseconds.indices.map { result.relayMicrosecondsPerMessage($0) ?? -1 },
+                "relayKilobytesPerFollower": result.relayKilobytesPerFollower,
+                "floorMicrosecondsPerMessage": result.floor?.microsecondsPerMessage ?? NSNull(),
+                "skippedVersions": result.skippedVersions, "behindAtEnd": result.behindAtEnd,
+                "incompletePresses": result.incompletePresses, "messages": result.messages,
+            ]
+            entry["pressToDoor"] = Distribution(nanoseconds: result.pressToDoor)?.json
+            entry["pressToNATS"] = Distribution(nanoseconds: result.pressToTap)?.json
+            entry["pressToLastFollower"] = Distribution(nanoseconds: result.pressToLast)?.json
+            entry["error"] = result.error
+            return entry
+        }
+        object["relayTargets"] = relayVerdicts.map { ["met": $0.met, "target": $0.text] }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

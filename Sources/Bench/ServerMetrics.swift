@@ -133,6 +133,19 @@ enum ProcessCPU {
         return (user + system) / ticksPerSecond * 1_000_000
     }
 
+    /// CPU time of the whole process (every thread, ended ones too) in ns resolution, µs: the
+    /// process's CPU clock (`clock_getcpuclockid`). `/proc/<pid>/stat` counts in 10 ms ticks, too
+    /// coarse for a window of a few presses; summing `/proc/<pid>/task/*/schedstat` loses the
+    /// threads that ended (the password checks' threads).
+    static func preciseMicroseconds(of pid: Int32) -> Double? {
+        var clock = clockid_t()
+        var now = timespec()
+        guard pid > 0, clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &now) == 0 else {
+            return microseconds(of: pid)
+        }
+        return Double(now.tv_sec) * 1_000_000 + Double(now.tv_nsec) / 1_000
+    }
+
     /// How long the process's threads were runnable but waiting for a core (`run_delay` of
     /// `/proc/<pid>/task/*/schedstat`, µs): on two cores shared with the bench, the part of a
     /// fan-out's latency that is not the server's own work.

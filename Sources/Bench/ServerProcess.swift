@@ -12,6 +12,8 @@ final class ServerProcess: @unchecked Sendable {
     private var process: Process?
     private let lock = NSLock()
     private var banner: [String] = []
+    /// More `gather serve` arguments (the relay scenarios add `--nats URL --venue bench`).
+    var extraArguments: [String] = []
 
     init(executable: String, publicDirectory: String, inviteCode: String) throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
@@ -20,7 +22,7 @@ final class ServerProcess: @unchecked Sendable {
         self.executable = executable
         self.publicDirectory = publicDirectory
         self.inviteCode = inviteCode
-        workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("gather-bench-\(getpid())")
+        workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("gather-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
     }
 
@@ -39,7 +41,7 @@ final class ServerProcess: @unchecked Sendable {
             "--public", publicDirectory, "--invite-code", inviteCode, "--log-level", "warning",
             // No plain-HTTP door: its fixed default port would collide with any other server here.
             "--spectator-port", "0",
-        ]
+        ] + extraArguments
         let output = Pipe()
         process.standardOutput = output
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
