@@ -2,6 +2,7 @@ import CNats
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 /// How a NATS connection proves who it is. Secrets come from a file or the environment, never
 /// from the command line that `ps` shows.
@@ -57,7 +58,7 @@ func check(_ status: natsStatus, _ what: String) throws {
 ///
 /// Lives as long as the process (the composition root holds it): libnats may call back until
 /// the connection is destroyed, so the closure pointer it holds is never left dangling.
-final class NATSLink: @unchecked Sendable {
+final class NATSLink: Sendable {
     enum Event: Sendable {
         case connected
         case disconnected
@@ -67,9 +68,14 @@ final class NATSLink: @unchecked Sendable {
     let queue: DispatchQueue
     private let endpoint: NATSEndpoint
     private let onEvent: @Sendable (Event) -> Void
-    private let lock = NSLock()
-    private var connection: OpaquePointer?
-    private var jetStream: OpaquePointer?
+    /// The connection and its JetStream context, set once by `start`, read from any thread.
+    private let opened = Mutex<Handles?>(nil)
+
+    /// libnats' handles are thread-safe C objects; the pointers themselves are only passed on.
+    private struct Handles: @unchecked Sendable {
+        var connection: OpaquePointer
+        var jetStream: OpaquePointer
+    }
 
     /// `onEvent` runs on `queue`.
     init(endpoint: NATSEndpoint, queue: DispatchQueue, onEvent: @escaping @Sendable (Event) -> Void) {
@@ -80,10 +86,7 @@ final class NATSLink: @unchecked Sendable {
 
     /// The connection and its JetStream context, once `start` made them (possibly not yet connected).
     var handles: (connection: OpaquePointer, jetStream: OpaquePointer)? {
-        lock.withLock {
-            guard let connection, let jetStream else { return nil }
-            return (connection, jetStream)
-        }
+        opened.withLock { $0.map { ($0.connection, $0.jetStream) } }
     }
 
     var isConnected: Bool {
@@ -125,10 +128,7 @@ final class NATSLink: @unchecked Sendable {
             natsConnection_Destroy(made)
             throw NATSFailure("cannot use JetStream", jsStatus)
         }
-        lock.withLock {
-            connection = made
-            jetStream = js
-        }
+        opened.withLock { $0 = Handles(connection: made, jetStream: js) }
         if status == NATS_OK { handle(.connected) }
     }
 

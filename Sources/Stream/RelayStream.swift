@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import GatherDelivery
 import Logging
+import Synchronization
 
 /// The relay's source of the match: follows the venue's stream on NATS (replaying the state
 /// subject from its snapshot, then live; the ticks subject; the heartbeats), runs the
@@ -47,10 +48,9 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
     private var ticksToReport = 0
     private var saidWaiting = false
 
-    // MARK: Shared (under `lock`), for /healthz
+    // MARK: Shared (behind a Mutex), for /healthz
 
-    private let lock = NSLock()
-    private var health = Health()
+    private let health = Mutex(Health())
 
     public struct Health: Sendable {
         public var version: Int?
@@ -98,14 +98,14 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         link.close()
     }
 
-    public func reading() -> Health { lock.withLock { health } }
+    public func reading() -> Health { health.withLock { $0 } }
 
     // MARK: - TransportSource (the Transport's thread → the relay's queue)
 
     public func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol wire: WireProtocol, door: Door) {
         queue.async { [self] in
             spectators.insert(id)
-            lock.withLock { health.spectators = spectators.count }
+            health.withLock { $0.spectators = spectators.count }
             var deliveries: [Delivery] = [.greet(id, RelayReplies.welcome(serverTime: Self.nowMs()))]
             // After its snapshot (the Transport sends state before replies); also before the
             // relay ever heard the venue, so a page does not show "Live" over nothing.
@@ -119,7 +119,7 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
     public func connectionClosed(_ id: ConnectionID) {
         queue.async { [self] in
             spectators.remove(id)
-            lock.withLock { health.spectators = spectators.count }
+            health.withLock { $0.spectators = spectators.count }
         }
     }
 
@@ -139,11 +139,11 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         switch event {
         case .connected:
             logger.notice("connected to NATS; following the venue's stream")
-            lock.withLock { health.nats = "connected" }
+            health.withLock { $0.nats = "connected" }
             subscribeToTicks()
             perform(follower.natsChanged(connected: true, now: now))
         case .disconnected, .closed:
-            lock.withLock { health.nats = "reconnecting" }
+            health.withLock { $0.nats = "reconnecting" }
             sayWaiting("lost NATS")
             perform(follower.natsChanged(connected: false, now: now))
         }
@@ -196,9 +196,9 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
                 deliveries += spectators.sorted().map { .send($0, bytes) }
             }
         }
-        lock.withLock {
-            health.version = follower.announced
-            health.lastHeardMs = follower.lastHeardMs
+        health.withLock { [announced = follower.announced, lastHeardMs = follower.lastHeardMs] health in
+            health.version = announced
+            health.lastHeardMs = lastHeardMs
         }
         if !deliveries.isEmpty { deliver(deliveries) }
         if replayWanted { replay() }

@@ -3,10 +3,11 @@ import Dispatch
 import Foundation
 import GatherDelivery
 import Logging
+import Synchronization
 
 /// The venue server's side of the stream: publishes each version's gather.v2 bytes, the ticks and
 /// a heartbeat to NATS, on its own queue. The Coordinator's deliver closure only hands it the
-/// deliveries (`enqueue`, a lock and a bounded queue), so NATS down, slow or gone never delays an
+/// deliveries (`enqueue`, a Mutex and a bounded queue), so NATS down, slow or gone never delays an
 /// ack or a phone on the Wi-Fi.
 public final class VenuePublisher: @unchecked Sendable {
     public enum LinkState: String, Sendable {
@@ -20,17 +21,20 @@ public final class VenuePublisher: @unchecked Sendable {
     private var link: NATSLink!
     private var watcherSubscriber: NATSSubscriber!
 
-    // MARK: Shared (under `lock`)
+    // MARK: Shared (behind a Mutex: the Coordinator's queue, /healthz and the publisher's queue)
 
-    private let lock = NSLock()
-    private var publications = PublishQueue()
-    private var drainScheduled = false
-    private var state = LinkState.reconnecting
-    private var publishedVersion: Int?
-    private var remoteWatchers = 0
-    /// State versions published, and the publisher thread's CPU time spent publishing them.
-    private var statePublications = 0
-    private var publishingCPUNanoseconds: UInt64 = 0
+    private struct Shared {
+        var publications = PublishQueue()
+        var drainScheduled = false
+        var state = LinkState.reconnecting
+        var publishedVersion: Int?
+        var remoteWatchers = 0
+        /// State versions published, and the publisher thread's CPU time spent publishing them.
+        var statePublications = 0
+        var publishingCPUNanoseconds: UInt64 = 0
+    }
+
+    private let shared = Mutex(Shared())
 
     // MARK: The publisher's queue only
 
@@ -85,17 +89,17 @@ public final class VenuePublisher: @unchecked Sendable {
 
     /// For `/healthz`.
     public func reading() -> (state: LinkState, publishedVersion: Int?, remoteWatchers: Int) {
-        lock.withLock { (state, publishedVersion, remoteWatchers) }
+        shared.withLock { ($0.state, $0.publishedVersion, $0.remoteWatchers) }
     }
 
     // MARK: - In (any thread: the Coordinator's queue)
 
     /// Keeps what the stream needs from one event's deliveries; returns at once.
     public func enqueue(_ deliveries: [Delivery]) {
-        let schedule: Bool = lock.withLock {
-            for delivery in deliveries { publications.add(delivery) }
-            guard !drainScheduled, state == .connected else { return false }
-            drainScheduled = true
+        let schedule: Bool = shared.withLock { shared in
+            for delivery in deliveries { shared.publications.add(delivery) }
+            guard !shared.drainScheduled, shared.state == .connected else { return false }
+            shared.drainScheduled = true
             return true
         }
         if schedule { queue.async { [self] in drain() } }
@@ -106,9 +110,9 @@ public final class VenuePublisher: @unchecked Sendable {
     private func drain() {
         dispatchPrecondition(condition: .onQueue(queue))
         while true {
-            let next: PublishQueue.Publication? = lock.withLock {
-                guard streamReady, state == .connected, let next = publications.next() else {
-                    drainScheduled = false
+            let next: PublishQueue.Publication? = shared.withLock { [streamReady] shared in
+                guard streamReady, shared.state == .connected, let next = shared.publications.next() else {
+                    shared.drainScheduled = false
                     return nil
                 }
                 return next
@@ -117,14 +121,14 @@ public final class VenuePublisher: @unchecked Sendable {
             let started = Self.threadCPUNanoseconds()
             let published = publish(next)
             let spent = Self.threadCPUNanoseconds() &- started
-            lock.withLock {
-                publishingCPUNanoseconds &+= spent
-                if case .tick = next {} else { statePublications += 1 }
+            shared.withLock { shared in
+                shared.publishingCPUNanoseconds &+= spent
+                if case .tick = next {} else { shared.statePublications += 1 }
             }
             if !published {
-                lock.withLock {
-                    publications.restart()
-                    drainScheduled = false
+                shared.withLock { shared in
+                    shared.publications.restart()
+                    shared.drainScheduled = false
                 }
                 return
             }
@@ -179,7 +183,7 @@ public final class VenuePublisher: @unchecked Sendable {
             return false
         }
         lastPublishedAt = .now()
-        lock.withLock { publishedVersion = version }
+        shared.withLock { $0.publishedVersion = version }
         return true
     }
 
@@ -191,9 +195,9 @@ public final class VenuePublisher: @unchecked Sendable {
             logger.notice("connected to NATS; publishing the venue's stream")
             saidDown = false
             streamReady = false
-            lock.withLock {
-                state = .connected
-                publications.restart()
+            shared.withLock { shared in
+                shared.state = .connected
+                shared.publications.restart()
             }
             subscribeToWatchers()
             prepareStreamAndDrain()
@@ -202,12 +206,12 @@ public final class VenuePublisher: @unchecked Sendable {
                 saidDown = true
                 logger.warning("lost NATS; the Wi-Fi is served as always, the stream resumes with a snapshot")
             }
-            lock.withLock { state = .reconnecting }
+            shared.withLock { $0.state = .reconnecting }
         }
     }
 
     private func prepareStreamAndDrain() {
-        guard let handles = link.handles, lock.withLock({ state }) == .connected else { return }
+        guard let handles = link.handles, shared.withLock({ $0.state }) == .connected else { return }
         if !streamReady {
             do {
                 try StreamSetup.ensure(venue: venue, jetStream: handles.jetStream, logger: logger)
@@ -217,18 +221,18 @@ public final class VenuePublisher: @unchecked Sendable {
                 return
             }
         }
-        lock.withLock { drainScheduled = true }
+        shared.withLock { $0.drainScheduled = true }
         drain()
     }
 
     private func clockTicked() {
         if !streamReady { prepareStreamAndDrain() }
         if tally.expire(now: Self.nowMs()) { reportRemoteWatchers() }
-        guard streamReady, lock.withLock({ state }) == .connected,
+        guard streamReady, shared.withLock({ $0.state }) == .connected,
               DispatchTime.now().uptimeNanoseconds - lastPublishedAt.uptimeNanoseconds >= 5_000_000_000,
               let handles = link.handles
         else { return }
-        let version = lock.withLock { publishedVersion }
+        let version = shared.withLock { $0.publishedVersion }
         let bytes = Array("{\"type\":\"heartbeat\",\"version\":\(version.map(String.init) ?? "null")}".utf8)
         _ = bytes.withUnsafeBufferPointer {
             natsConnection_Publish(handles.connection, venue.ticksSubject, $0.baseAddress, Int32($0.count))
@@ -258,13 +262,13 @@ public final class VenuePublisher: @unchecked Sendable {
 
     private func reportRemoteWatchers() {
         let total = tally.total
-        lock.withLock { remoteWatchers = total }
+        shared.withLock { $0.remoteWatchers = total }
         onRemoteWatchers(total)
     }
 
     /// What `/metrics` shows of the stream: publications of state and the CPU they cost.
     public func cost() -> (statePublications: Int, cpuSeconds: Double) {
-        lock.withLock { (statePublications, Double(publishingCPUNanoseconds) / 1e9) }
+        shared.withLock { ($0.statePublications, Double($0.publishingCPUNanoseconds) / 1e9) }
     }
 
     static func threadCPUNanoseconds() -> UInt64 {
