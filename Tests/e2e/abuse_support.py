@@ -13,7 +13,7 @@ import uuid
 
 import websockets
 
-from gatherlib import GatherServer, Live
+from gatherlib import GatherServer, Live, phone_address
 
 H2C_SETTINGS = "AAMAAABkAARAAAAAAAIAAAAA"
 # The client connection preface of RFC 9113 §3.4 followed by an empty SETTINGS frame.
@@ -101,14 +101,15 @@ def outcome(reply: dict) -> str:
 
 
 async def organiser_connections(server: GatherServer, username: str, count: int) -> list[Live]:
-    """`count` connections logged in as one new organiser (the token bucket is per connection)."""
-    first = await Live.connect(server)
+    """`count` connections logged in as one new organiser, each from its own loopback address
+    (the token bucket is per connection, and one address's connections share a budget)."""
+    first = await Live.connect(server, source=phone_address(0))
     await first.next()
     session = await first.register(username)
     assert session["role"] == "organiser", session
     connections = [first]
     for index in range(count - 1):
-        other = await Live.connect(server)
+        other = await Live.connect(server, source=phone_address(index + 1))
         await other.next()
         await other.send({"type": "resume", "id": f"resume-{index}", "token": session["token"]})
         assert (await other.session_reply(f"resume-{index}"))["role"] == "organiser"

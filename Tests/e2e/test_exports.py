@@ -25,7 +25,7 @@ import uuid
 
 import pytest
 
-from gatherlib import GatherServer, Live, run
+from gatherlib import GatherServer, Live, phone_address, run
 
 GATHERS = 200
 PRESSES = 30
@@ -55,8 +55,8 @@ def server():
 
 # MARK: - Building the history quickly
 
-async def resumed(server: GatherServer, token: str) -> Live:
-    live = await Live.connect(server)
+async def resumed(server: GatherServer, token: str, source: str | None = None) -> Live:
+    live = await Live.connect(server, source=source)
     await live.next()  # the snapshot
     await live.send({"type": "resume", "id": "resume", "token": token})
     assert (await live.session_reply("resume"))["role"] == "organiser"
@@ -96,7 +96,8 @@ def one_gather(index: int, players: list[int]) -> list[dict]:
 
 async def build_history(server: GatherServer, token: str, players: list[int]) -> None:
     for first in range(0, GATHERS, GATHERS_PER_CONNECTION):
-        live = await resumed(server, token)
+        # Each batch from its own address: one address's connections share a message budget.
+        live = await resumed(server, token, source=phone_address(first // GATHERS_PER_CONNECTION))
         last = min(first + GATHERS_PER_CONNECTION, GATHERS)
         await pipeline(live, [action for index in range(first, last) for action in one_gather(index, players)])
         await live.close()
