@@ -214,6 +214,21 @@ class FrameReader:
             assert chunk, "the server closed the connection"
             self.buffer += chunk
 
+    def catch_up(self, latest, rejected=250, timeout=20):
+        """Reads snapshots, patches and rejections until the state it holds (patches applied in
+        order) is at `latest` and `rejected` rejections have come; returns (messages, held state).
+        A newer version overtakes replies still queued, so the last answers may come after it."""
+        received, held_version, held_state = [], None, None
+        while held_version != latest or sum(1 for m in received if m["type"] == "rejected") < rejected:
+            message = self.until(lambda m: m["type"] in ("snapshot", "patch", "rejected"), timeout=timeout)
+            received.append(message)
+            if message["type"] == "snapshot":
+                held_version, held_state = message["version"], message["state"]
+            elif message["type"] == "patch" and message["from"] == held_version:
+                held_state = jsonpatch.apply_patch(held_state, message["ops"])
+                held_version = message["version"]
+        return received, held_state
+
 
 # MARK: - A client that stops reading
 
@@ -242,18 +257,7 @@ def test_a_client_that_stops_reading_gets_one_snapshot_instead_of_a_backlog_of_p
             latest = reply["version"]
             await ann.wait_snapshot(latest)
 
-            reader = FrameReader(stalled, leftover)
-            received = []
-            held_version, held_state = None, None
-            # A newer version overtakes replies still queued, so the last answers may come after it.
-            while held_version != latest or sum(1 for m in received if m["type"] == "rejected") < 250:
-                message = reader.until(lambda m: m["type"] in ("snapshot", "patch", "rejected"), timeout=20)
-                received.append(message)
-                if message["type"] == "snapshot":
-                    held_version, held_state = message["version"], message["state"]
-                elif message["type"] == "patch" and message["from"] == held_version:
-                    held_state = jsonpatch.apply_patch(held_state, message["ops"])
-                    held_version = message["version"]
+            received, held_state = FrameReader(stalled, leftover).catch_up(latest)
             stalled.close()
             states = [(m["type"], m["version"]) for m in received if m["type"] != "rejected"]
             assert sum(1 for m in received if m["type"] == "rejected") == 250

@@ -8,7 +8,6 @@ import os
 import socket
 import time
 
-import jsonpatch
 
 import rawws
 from gatherlib import run, signed_in
@@ -55,16 +54,7 @@ def test_a_relay_spectator_that_stops_reading_gets_one_snapshot_and_holds_up_nob
             assert reading.snapshot == ann.snapshot
             assert [m["type"] for m in reading.messages].count("snapshot") == 1
 
-            reader = FrameReader(stalled, leftover)
-            received, held_version, held_state = [], None, None
-            while held_version != latest or sum(1 for m in received if m["type"] == "rejected") < 250:
-                message = reader.until(lambda m: m["type"] in ("snapshot", "patch", "rejected"), timeout=20)
-                received.append(message)
-                if message["type"] == "snapshot":
-                    held_version, held_state = message["version"], message["state"]
-                elif message["type"] == "patch" and message["from"] == held_version:
-                    held_state = jsonpatch.apply_patch(held_state, message["ops"])
-                    held_version = message["version"]
+            received, held_state = FrameReader(stalled, leftover).catch_up(latest)
             stalled.close()
             states = [(m["type"], m["version"]) for m in received if m["type"] != "rejected"]
             # Within its token bucket a command on a relay is forbidden; beyond it the Transport
