@@ -236,6 +236,19 @@ WIDE = "\U0001F600" * 47  # 47 characters, each 12 bytes of JSON (a \\u surrogat
 WIDE_ID = "\U0001F600" * 64  # the longest `id` allowed (64 characters, 256 bytes): ~770 bytes echoed
 
 
+async def stall_then_change(stalled, ann) -> int:
+    """Asks, on the `stalled` socket, for 250 answers (~880 bytes each, commands a spectator may
+    not send) it will not read, then makes 30 changes as `ann`; returns the last version."""
+    forbidden = json.dumps({"type": "command", "id": WIDE_ID, "base": 0,
+                            "action": {"kind": "resetTimer"}}).encode()
+    stalled.sendall(b"".join(rawws.frame(0x1, forbidden) for _ in range(250)))
+    await asyncio.sleep(0.5)
+    for change in range(30):
+        reply = await ann.command({"kind": "addPlayer", "name": f"{change:02}{WIDE}"})
+        assert reply["type"] == "ack", reply
+    return reply["version"]
+
+
 def test_a_client_that_stops_reading_gets_one_snapshot_instead_of_a_backlog_of_patches():
     """A phone that stops reading: it takes only a few KB (a small receive window and segment size)
     and has asked for 250 answers of ~880 bytes it does not read (commands a spectator may not
@@ -247,14 +260,7 @@ def test_a_client_that_stops_reading_gets_one_snapshot_instead_of_a_backlog_of_p
             options = ((socket.SOL_SOCKET, socket.SO_RCVBUF, 4096), (socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536))
             status, _, stalled, leftover = rawws.handshake(server, subprotocol="gather.v2", socket_options=options)
             assert " 101 " in status
-            forbidden = json.dumps({"type": "command", "id": WIDE_ID, "base": 0,
-                                    "action": {"kind": "resetTimer"}}).encode()
-            stalled.sendall(b"".join(rawws.frame(0x1, forbidden) for _ in range(250)))
-            await asyncio.sleep(0.5)
-            for change in range(30):
-                reply = await ann.command({"kind": "addPlayer", "name": f"{change:02}{WIDE}"})
-                assert reply["type"] == "ack", reply
-            latest = reply["version"]
+            latest = await stall_then_change(stalled, ann)
             await ann.wait_snapshot(latest)
 
             received, held_state = FrameReader(stalled, leftover).catch_up(latest)
