@@ -33,19 +33,11 @@ final class ChildProcess: @unchecked Sendable {
     var pid: Int32 { process.processIdentifier }
 
     private func pump(_ handle: FileHandle) {
-        var pending = Data()
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                pending.removeSubrange(pending.startIndex...newline)
-                condition.withLock {
-                    lines.append(line)
-                    if lines.count > 200 { lines.removeFirst(lines.count - 200) }
-                    condition.broadcast()
-                }
+        forEachLine(of: handle) { line in
+            condition.withLock {
+                lines.append(line)
+                if lines.count > 200 { lines.removeFirst(lines.count - 200) }
+                condition.broadcast()
             }
         }
         condition.withLock {

@@ -99,24 +99,16 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     private func pump(_ handle: FileHandle) {
-        var pending = Data()
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                pending.removeSubrange(pending.startIndex...newline)
-                let words = line.split(separator: " ", maxSplits: 3)
-                condition.withLock {
-                    switch words.first {
-                    case "reached":
-                        if words.count == 3, let version = Int(words[1]), let at = UInt64(words[2]) { reached[version] = at }
-                    case "ready": readyLine = words
-                    default: replies.append(line)
-                    }
-                    condition.broadcast()
+        forEachLine(of: handle) { line in
+            let words = line.split(separator: " ", maxSplits: 3)
+            condition.withLock {
+                switch words.first {
+                case "reached":
+                    if words.count == 3, let version = Int(words[1]), let at = UInt64(words[2]) { reached[version] = at }
+                case "ready": readyLine = words
+                default: replies.append(line)
                 }
+                condition.broadcast()
             }
         }
         condition.withLock {

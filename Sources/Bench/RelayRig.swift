@@ -77,18 +77,8 @@ final class RelayRig {
     }
 
     private static func healthVersion(_ target: ServerTarget) -> Int? {
-        let curl = ["/usr/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let curl else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: curl)
-        process.arguments = ["--silent", "--max-time", "10", "--cacert", target.caPath,
-                             "\(target.tls ? "https" : "http")://127.0.0.1:\(target.port)/healthz"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let (_, data) = runCurl(["--max-time", "10", "--cacert", target.caPath,
+                                       "\(target.tls ? "https" : "http")://127.0.0.1:\(target.port)/healthz"]) else { return nil }
         let health = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         return health?["version"] as? Int
     }

@@ -21,19 +21,8 @@ struct FanOutHistogram {
 
     /// A busy server answers slowly: up to 60 s.
     static func metricsText(_ target: ServerTarget) -> String? {
-        let curl = ["/usr/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let curl else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: curl)
-        process.arguments = ["--silent", "--max-time", "60", "--cacert", target.caPath,
-                             "https://\(target.host):\(target.port)/metrics"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        guard let (status, data) = runCurl(["--max-time", "60", "--cacert", target.caPath,
+                                             "https://\(target.host):\(target.port)/metrics"]), status == 0 else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 

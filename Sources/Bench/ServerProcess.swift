@@ -75,20 +75,12 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Reads stdout line by line until the listening line, then keeps draining so the server never blocks.
     private func pump(_ handle: FileHandle, signal: DispatchSemaphore) {
-        var pending = Data()
         var signalled = false
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                pending.removeSubrange(pending.startIndex...newline)
-                if !signalled, line.hasPrefix("gather: listening on port") {
-                    lock.withLock { banner.append(line) }
-                    signalled = true
-                    signal.signal()
-                }
+        forEachLine(of: handle) { line in
+            if !signalled, line.hasPrefix("gather: listening on port") {
+                lock.withLock { banner.append(line) }
+                signalled = true
+                signal.signal()
             }
         }
     }

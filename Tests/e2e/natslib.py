@@ -188,6 +188,18 @@ def start_all(*processes):
     return processes
 
 
+def take_down(*parts):
+    """Takes down, in order, what a test started: a relay is stopped, anything else cleaned up;
+    None (a part the test never got to) is passed over."""
+    for part in parts:
+        if part is None:
+            continue
+        if isinstance(part, RelayProcess):
+            part.stop()
+        else:
+            part.cleanup()
+
+
 # MARK: - A venue and its relays (shared by the relay tests)
 
 def venue_server(nats_url: str, *extra_args: str, **kwargs) -> GatherServer:

@@ -252,6 +252,28 @@ async def organiser(server, username: str = ORGANISER) -> Live:
     return live
 
 
+def ann_and_bob_playing(server, team_b: str | None = None, seconds: int | None = None) -> None:
+    """Ann (team A) and Bob (team B, renamed `team_b` if given) in a started gather, the timer
+    running (set to `seconds` if given)."""
+    async def set_up():
+        live = await organiser(server)
+        try:
+            for name in ("Ann", "Bob"):
+                await perform(live, {"kind": "addPlayer", "name": name})
+            ids = [player["id"] for player in live.snapshot["players"]]
+            await perform(live, {"kind": "createGather", "playerIds": ids})
+            await perform(live, {"kind": "assign", "playerId": ids[0], "to": "A"})
+            await perform(live, {"kind": "assign", "playerId": ids[1], "to": "B"})
+            if team_b is not None:
+                await perform(live, {"kind": "renameTeam", "team": "B", "name": team_b})
+            await perform(live, {"kind": "startGather"})
+            if seconds is not None:
+                await perform(live, {"kind": "setTimer", "minutes": 0, "seconds": seconds})
+        finally:
+            await live.close()
+    run(set_up())
+
+
 async def _busy_evening(server, players: int, history: int, timer_running: bool):
     live = await organiser(server)
     try:

@@ -30,17 +30,23 @@ def handshake(server, path: str = "/live", subprotocol: str | None = "gather.v1"
     if origin:
         lines.append(f"Origin: {origin}")
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    head, rest = read_response_head(sock)
+    text = head.decode("latin-1")
+    status = text.split("\r\n", 1)[0]
+    return status, text, sock, rest
+
+
+def read_response_head(sock, timeout: float = 10) -> tuple[bytes, bytes]:
+    """Reads an HTTP response head (bounded by `timeout`); returns (head, bytes after it)."""
     response = b""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + timeout
     while b"\r\n\r\n" not in response and time.monotonic() < deadline:
         chunk = sock.recv(4096)
         if not chunk:
             break
         response += chunk
     head, _, rest = response.partition(b"\r\n\r\n")
-    text = head.decode("latin-1")
-    status = text.split("\r\n", 1)[0]
-    return status, text, sock, rest
+    return head, rest
 
 
 def frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:

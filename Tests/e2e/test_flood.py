@@ -57,14 +57,7 @@ def door_handshake(server, source: str, origin: str | None = None, subprotocol: 
     if origin is not None:
         lines.append(f"Origin: {origin}")
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
-    response = b""
-    deadline = time.monotonic() + 10
-    while b"\r\n\r\n" not in response and time.monotonic() < deadline:
-        chunk = sock.recv(4096)
-        if not chunk:
-            break
-        response += chunk
-    head, _, rest = response.partition(b"\r\n\r\n")
+    head, rest = rawws.read_response_head(sock)
     lines = head.decode("latin-1").split("\r\n")
     headers = {name.strip().lower(): value.strip()
                for name, _, value in (line.partition(":") for line in lines[1:])}

@@ -214,11 +214,39 @@ class FrameReader:
             assert chunk, "the server closed the connection"
             self.buffer += chunk
 
+    def catch_up(self, latest, rejected=250, timeout=20):
+        """Reads snapshots, patches and rejections until the state it holds (patches applied in
+        order) is at `latest` and `rejected` rejections have come; returns (messages, held state).
+        A newer version overtakes replies still queued, so the last answers may come after it."""
+        received, held_version, held_state = [], None, None
+        while held_version != latest or sum(1 for m in received if m["type"] == "rejected") < rejected:
+            message = self.until(lambda m: m["type"] in ("snapshot", "patch", "rejected"), timeout=timeout)
+            received.append(message)
+            if message["type"] == "snapshot":
+                held_version, held_state = message["version"], message["state"]
+            elif message["type"] == "patch" and message["from"] == held_version:
+                held_state = jsonpatch.apply_patch(held_state, message["ops"])
+                held_version = message["version"]
+        return received, held_state
+
 
 # MARK: - A client that stops reading
 
 WIDE = "\U0001F600" * 47  # 47 characters, each 12 bytes of JSON (a \\u surrogate pair)
 WIDE_ID = "\U0001F600" * 64  # the longest `id` allowed (64 characters, 256 bytes): ~770 bytes echoed
+
+
+async def stall_then_change(stalled, ann) -> int:
+    """Asks, on the `stalled` socket, for 250 answers (~880 bytes each, commands a spectator may
+    not send) it will not read, then makes 30 changes as `ann`; returns the last version."""
+    forbidden = json.dumps({"type": "command", "id": WIDE_ID, "base": 0,
+                            "action": {"kind": "resetTimer"}}).encode()
+    stalled.sendall(b"".join(rawws.frame(0x1, forbidden) for _ in range(250)))
+    await asyncio.sleep(0.5)
+    for change in range(30):
+        reply = await ann.command({"kind": "addPlayer", "name": f"{change:02}{WIDE}"})
+        assert reply["type"] == "ack", reply
+    return reply["version"]
 
 
 def test_a_client_that_stops_reading_gets_one_snapshot_instead_of_a_backlog_of_patches():
@@ -232,28 +260,10 @@ def test_a_client_that_stops_reading_gets_one_snapshot_instead_of_a_backlog_of_p
             options = ((socket.SOL_SOCKET, socket.SO_RCVBUF, 4096), (socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536))
             status, _, stalled, leftover = rawws.handshake(server, subprotocol="gather.v2", socket_options=options)
             assert " 101 " in status
-            forbidden = json.dumps({"type": "command", "id": WIDE_ID, "base": 0,
-                                    "action": {"kind": "resetTimer"}}).encode()
-            stalled.sendall(b"".join(rawws.frame(0x1, forbidden) for _ in range(250)))
-            await asyncio.sleep(0.5)
-            for change in range(30):
-                reply = await ann.command({"kind": "addPlayer", "name": f"{change:02}{WIDE}"})
-                assert reply["type"] == "ack", reply
-            latest = reply["version"]
+            latest = await stall_then_change(stalled, ann)
             await ann.wait_snapshot(latest)
 
-            reader = FrameReader(stalled, leftover)
-            received = []
-            held_version, held_state = None, None
-            # A newer version overtakes replies still queued, so the last answers may come after it.
-            while held_version != latest or sum(1 for m in received if m["type"] == "rejected") < 250:
-                message = reader.until(lambda m: m["type"] in ("snapshot", "patch", "rejected"), timeout=20)
-                received.append(message)
-                if message["type"] == "snapshot":
-                    held_version, held_state = message["version"], message["state"]
-                elif message["type"] == "patch" and message["from"] == held_version:
-                    held_state = jsonpatch.apply_patch(held_state, message["ops"])
-                    held_version = message["version"]
+            received, held_state = FrameReader(stalled, leftover).catch_up(latest)
             stalled.close()
             states = [(m["type"], m["version"]) for m in received if m["type"] != "rejected"]
             assert sum(1 for m in received if m["type"] == "rejected") == 250

@@ -11,8 +11,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from gatherlib import GatherServer, PASSWORD
-from pages_support import (ARTIFACTS, LONG_NAMES, ORGANISER, PHONES, PROJECTOR, Browser, busy_evening, organiser,
-                           perform, register_organiser, run)
+from pages_support import (ARTIFACTS, LONG_NAMES, ORGANISER, PHONES, PROJECTOR, Browser, ann_and_bob_playing,
+                           busy_evening, register_organiser)
 
 SIZES = ((320, 568), *PHONES, PROJECTOR)
 TABS = ("players", "gather", "history", "activity", "invite")
@@ -132,19 +132,7 @@ def test_the_organiser_tabs_are_a_tablist_for_keyboards(empty_server, browsers):
 
 
 def test_goals_and_full_time_are_announced_but_not_the_seconds(server, browsers):
-    async def set_up():
-        live = await organiser(server)
-        for name in ("Ann", "Bob"):
-            await perform(live, {"kind": "addPlayer", "name": name})
-        ids = [player["id"] for player in live.snapshot["players"]]
-        await perform(live, {"kind": "createGather", "playerIds": ids})
-        await perform(live, {"kind": "assign", "playerId": ids[0], "to": "A"})
-        await perform(live, {"kind": "assign", "playerId": ids[1], "to": "B"})
-        await perform(live, {"kind": "renameTeam", "team": "B", "name": "Reds"})
-        await perform(live, {"kind": "startGather"})
-        await perform(live, {"kind": "setTimer", "minutes": 0, "seconds": 3})
-        await live.close()
-    run(set_up())
+    ann_and_bob_playing(server, team_b="Reds", seconds=3)
     console = browsers(server, 390, 844).login(ORGANISER, PASSWORD)
     console.click("[data-tab=gather]")
     pages = {"organiser": console}
@@ -221,17 +209,7 @@ Object.defineProperty(navigator, 'wakeLock', { configurable: true, value: {
 
 
 def test_the_gather_screen_keeps_the_phone_awake_while_the_timer_runs(server, browsers):
-    async def set_up():
-        live = await organiser(server)
-        for name in ("Ann", "Bob"):
-            await perform(live, {"kind": "addPlayer", "name": name})
-        ids = [player["id"] for player in live.snapshot["players"]]
-        await perform(live, {"kind": "createGather", "playerIds": ids})
-        await perform(live, {"kind": "assign", "playerId": ids[0], "to": "A"})
-        await perform(live, {"kind": "assign", "playerId": ids[1], "to": "B"})
-        await perform(live, {"kind": "startGather"})
-        await live.close()
-    run(set_up())
+    ann_and_bob_playing(server)
     phone = browsers(server, 390, 844)
     phone.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_WAKE_LOCK})
     phone.login(ORGANISER, PASSWORD)

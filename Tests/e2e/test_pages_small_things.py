@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from gatherlib import GatherServer, PASSWORD
-from pages_support import ORGANISER, PROJECTOR, busy_venue, organiser, perform, run
+from pages_support import ORGANISER, PROJECTOR, ann_and_bob_playing, busy_venue, organiser, perform, run
 
 PHONE = (390, 844)
 SMALL_PHONE = (360, 640)
@@ -142,19 +142,7 @@ def test_the_organisers_table_has_assists_and_sorts(venue, browsers):
 
 def test_a_goal_pressed_offline_says_sending_until_the_server_answers(browsers):
     with GatherServer() as server:
-        async def ready():
-            live = await organiser(server)
-            try:
-                for name in ("Ann", "Bob"):
-                    await perform(live, {"kind": "addPlayer", "name": name})
-                ids = [player["id"] for player in live.snapshot["players"]]
-                await perform(live, {"kind": "createGather", "playerIds": ids})
-                await perform(live, {"kind": "assign", "playerId": ids[0], "to": "A"})
-                await perform(live, {"kind": "assign", "playerId": ids[1], "to": "B"})
-                await perform(live, {"kind": "startGather"})
-            finally:
-                await live.close()
-        run(ready())
+        ann_and_bob_playing(server)
         console = browsers(server, *PHONE).login(ORGANISER, PASSWORD)
         console.click("[data-tab=gather]")
         console.wait(lambda: console.find("#match").is_displayed(), what="the match")

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from gatherlib import BINARY, GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, read_subject, wait_for
+from natslib import NatsServer, RelayProcess, read_subject, take_down, wait_for
 
 V2 = ("gather.v2",)
 # The hub logs this once a venue's leaf has passed TLS and authentication (2.9.10).
@@ -267,14 +267,7 @@ def test_the_leaf_link_carries_tls_and_the_venue_user_reaches_only_its_own_venue
                 await client.close()
         run(scenario())
     finally:
-        if relay:
-            relay.stop()
-        if server:
-            server.cleanup()
-        if leaf:
-            leaf.cleanup()
-        hub.cleanup()
-        certs.cleanup()
+        take_down(relay, server, leaf, hub, certs)
 
 
 async def _is(hub: NatsServer, version: int) -> bool:
@@ -305,12 +298,7 @@ def test_a_leaf_that_does_not_trust_the_hubs_ca_does_not_connect_and_the_mirror_
             await ann.close()
         run(scenario())
     finally:
-        if server:
-            server.cleanup()
-        if leaf:
-            leaf.cleanup()
-        hub.cleanup()
-        certs.cleanup()
+        take_down(server, leaf, hub, certs)
 
 
 def test_the_venue_password_never_shows_in_ps_or_the_log():

@@ -1,19 +1,14 @@
 """A relay's spectator that cannot keep up (issue 21's faults): the relay is the Transport, so a
 phone that stops reading costs a bounded outbox and gets one snapshot instead of a backlog of
 patches, exactly as on the venue's door — and the other followers are not held up."""
-import asyncio
 import base64
-import json
 import os
 import socket
-import time
-
-import jsonpatch
 
 import rawws
 from gatherlib import run, signed_in
 from natslib import V2, relay_follower, venue_and_relay
-from test_gather_v2 import WIDE, WIDE_ID, FrameReader
+from test_gather_v2 import FrameReader, stall_then_change
 
 
 def plain_handshake(port: int, socket_options) -> tuple[socket.socket, bytes]:
@@ -26,11 +21,7 @@ def plain_handshake(port: int, socket_options) -> tuple[socket.socket, bytes]:
     key = base64.b64encode(os.urandom(16)).decode()
     raw.sendall((f"GET /live HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: gather.v2\r\n\r\n").encode())
-    response = b""
-    deadline = time.monotonic() + 10
-    while b"\r\n\r\n" not in response and time.monotonic() < deadline:
-        response += raw.recv(4096)
-    head, _, leftover = response.partition(b"\r\n\r\n")
+    head, leftover = rawws.read_response_head(raw)
     assert b" 101 " in head.split(b"\r\n")[0], head
     return raw, leftover
 
@@ -42,29 +33,13 @@ def test_a_relay_spectator_that_stops_reading_gets_one_snapshot_and_holds_up_nob
             ann = await signed_in(server, "ann", subprotocols=V2)
             options = ((socket.SOL_SOCKET, socket.SO_RCVBUF, 4096), (socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536))
             stalled, leftover = plain_handshake(relay.port, options)
-            forbidden = json.dumps({"type": "command", "id": WIDE_ID, "base": 0,
-                                    "action": {"kind": "resetTimer"}}).encode()
-            stalled.sendall(b"".join(rawws.frame(0x1, forbidden) for _ in range(250)))
-            await asyncio.sleep(0.5)
-            for change in range(30):
-                reply = await ann.command({"kind": "addPlayer", "name": f"{change:02}{WIDE}"})
-                assert reply["type"] == "ack", reply
-            latest = reply["version"]
+            latest = await stall_then_change(stalled, ann)
             # The follower that reads keeps up, patch by patch, while the other stalls.
             await reading.wait_snapshot(latest, timeout=10)
             assert reading.snapshot == ann.snapshot
             assert [m["type"] for m in reading.messages].count("snapshot") == 1
 
-            reader = FrameReader(stalled, leftover)
-            received, held_version, held_state = [], None, None
-            while held_version != latest or sum(1 for m in received if m["type"] == "rejected") < 250:
-                message = reader.until(lambda m: m["type"] in ("snapshot", "patch", "rejected"), timeout=20)
-                received.append(message)
-                if message["type"] == "snapshot":
-                    held_version, held_state = message["version"], message["state"]
-                elif message["type"] == "patch" and message["from"] == held_version:
-                    held_state = jsonpatch.apply_patch(held_state, message["ops"])
-                    held_version = message["version"]
+            received, held_state = FrameReader(stalled, leftover).catch_up(latest)
             stalled.close()
             states = [(m["type"], m["version"]) for m in received if m["type"] != "rejected"]
             # Within its token bucket a command on a relay is forbidden; beyond it the Transport

@@ -10,7 +10,7 @@ import jsonpatch
 import pytest
 
 from gatherlib import BINARY, GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, read_subject, wait_for
+from natslib import NatsServer, RelayProcess, read_subject, take_down, wait_for
 
 V2 = ("gather.v2",)
 VENUE = "riverside"
@@ -107,11 +107,7 @@ def test_the_hubs_mirror_follows_the_leaf_and_catches_up_after_the_uplink_drops(
                 await client.close()
         run(scenario())
     finally:
-        if relay:
-            relay.stop()
-        server.cleanup()
-        leaf.cleanup()
-        hub.cleanup()
+        take_down(relay, server, leaf, hub)
 
 
 def test_a_mirror_needs_a_reachable_hub_and_says_so():
