@@ -8,21 +8,32 @@ import { playersById } from "./state.js";
 const TOP_SCORERS = 5;
 const RESULTS = 5;
 
-/// What each column sorts by; numbers start with the biggest, names with A.
+/// Each column's heading (short, with the full name for screen readers where it is cut) and what
+/// it sorts by; numbers start with the biggest, names with A. Both pages draw their heading from it.
 const COLUMNS = {
-  name: { first: "ascending", compare: (a, b) => a.name.localeCompare(b.name) },
-  games: { first: "descending", compare: (a, b) => a.stats.games - b.stats.games },
-  record: { first: "descending", compare: (a, b) => a.stats.wins - b.stats.wins || a.stats.draws - b.stats.draws || b.stats.losses - a.stats.losses },
-  goals: { first: "descending", compare: (a, b) => a.stats.goals - b.stats.goals || a.stats.assists - b.stats.assists },
-  assists: { first: "descending", compare: (a, b) => a.stats.assists - b.stats.assists || a.stats.goals - b.stats.goals },
-  rating: { first: "descending", compare: (a, b) => a.rating - b.rating },
+  name: { label: "Player", first: "ascending", compare: (a, b) => a.name.localeCompare(b.name) },
+  games: { label: "GP", full: "games played", first: "descending", compare: (a, b) => a.stats.games - b.stats.games },
+  record: { label: "W-D-L", full: "wins, draws, losses", first: "descending",
+            compare: (a, b) => a.stats.wins - b.stats.wins || a.stats.draws - b.stats.draws || b.stats.losses - a.stats.losses },
+  goals: { label: "Goals", first: "descending", compare: (a, b) => a.stats.goals - b.stats.goals || a.stats.assists - b.stats.assists },
+  assists: { label: "Ast", full: "assists", first: "descending", compare: (a, b) => a.stats.assists - b.stats.assists || a.stats.goals - b.stats.goals },
+  rating: { label: "Rating", first: "descending", compare: (a, b) => a.rating - b.rating },
 };
+
+/// The heading row: a sort button per column.
+function headingRow() {
+  return h("tr", {}, Object.entries(COLUMNS).map(([key, column]) =>
+    h("th", { scope: "col", dataset: { key } },
+      h("button", { type: "button", class: "sort" }, column.label,
+        column.full ? h("span", { class: "visually-hidden" }, ` (${column.full})`) : null))));
+}
 
 export class StandingsTable {
   constructor() {
     this.key = "goals";
     this.direction = "descending";
     this.players = [];
+    $("#standings thead").replaceChildren(headingRow());
     for (const header of document.querySelectorAll("#standings th[data-key]")) {
       header.querySelector("button").addEventListener("click", () => this.sortBy(header.dataset.key));
     }
