@@ -143,8 +143,10 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
                 return event
             }
             guard let event else { return }
-            execute(core.handle(event))
-            if case .messageReceived(let id, _) = event { deliver([.handled(id)]) }
+            // A message's `.handled` rides in the same hand-off as the replies it caused.
+            var handled: [Delivery] = []
+            if case .messageReceived(let id, _) = event { handled = [.handled(id)] }
+            execute(core.handle(event), then: handled)
             if DispatchTime.now().uptimeNanoseconds - started > limits.batchNanoseconds { break }
         }
         queue.async { self.drain() }
@@ -152,7 +154,7 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
 
     // MARK: - Effects (on the queue)
 
-    private func execute(_ effects: [Effect]) {
+    private func execute(_ effects: [Effect], then after: [Delivery] = []) {
         dispatchPrecondition(condition: .onQueue(queue))
         var deliveries: [Delivery] = []
         let now = environment.now()
@@ -198,6 +200,7 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
             }
         }
         metrics.update(version: core.version, decisions: core.tally)
+        deliveries += after
         if !deliveries.isEmpty { deliver(deliveries) }
     }
 
