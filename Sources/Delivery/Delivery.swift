@@ -35,12 +35,17 @@ public struct StateFrames: Sendable, Equatable {
     public var v2Snapshot: [UInt8]
     /// The gather.v2 patch from `version - 1` to `version`, when the previous version was rendered.
     public var v2Patch: [UInt8]?
+    /// The timeline these versions belong to (a venue server's start, or the one a relay follows):
+    /// versions compare only within one epoch, so a catch-up query names it. `nil` for a source
+    /// that has none.
+    public var epoch: String?
 
-    public init(version: Int, v1Snapshot: [UInt8], v2Snapshot: [UInt8], v2Patch: [UInt8]?) {
+    public init(version: Int, v1Snapshot: [UInt8], v2Snapshot: [UInt8], v2Patch: [UInt8]?, epoch: String? = nil) {
         self.version = version
         self.v1Snapshot = v1Snapshot
         self.v2Snapshot = v2Snapshot
         self.v2Patch = v2Patch
+        self.epoch = epoch
     }
 }
 
