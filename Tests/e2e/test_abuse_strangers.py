@@ -1,5 +1,6 @@
-"""Issue 20, the Coordinator's side: attacks a stranger on the pitch-side Wi-Fi made against
-release 2, over real sockets against the real binary. Other phones are other loopback addresses
+"""What a stranger on the pitch-side Wi-Fi can try against the Coordinator (password guessing from
+many addresses, stale bases, lookalike names, a flooded door), over real sockets against the real
+binary. Other phones are other loopback addresses
 (127.0.0.2, …): the server counts per address."""
 import asyncio
 import json
