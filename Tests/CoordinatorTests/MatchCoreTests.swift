@@ -84,10 +84,10 @@ final class MatchCoreTests: XCTestCase {
     }
 
     func testARefusedCommandIsRejectedAtTheCurrentVersionAndCounted() {
-        let rejection = Rejection(.rateLimited, "Too many commands at once; wait a moment and try again.")
+        let rejection = Rejection(.forbidden, "This address is for watching; organisers use the organiser page.")
         XCTAssertEqual(core.handle(.commandRefused(id: "c9", from: ann, rejection)),
                        [.send(ann, .rejected(id: "c9", rejection: rejection, version: 0))])
-        XCTAssertEqual(core.tally.rejectionsByCode, ["rate_limited": 1])
+        XCTAssertEqual(core.tally.rejectionsByCode, ["forbidden": 1])
         XCTAssertEqual(core.replies, ReplyWindow(), "a refusal is not an answer kept for the id")
     }
 
