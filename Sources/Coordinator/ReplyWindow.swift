@@ -41,6 +41,6 @@ struct ReplyWindow: Equatable {
         }
     }
 
-    /// Answers held, for tests and `/metrics`.
+    /// Answers held (tests compare it with the table).
     var count: Int { byOrganiser.values.reduce(0) { $0 + $1.order.count } }
 }
