@@ -1,16 +1,14 @@
 import GatherDelivery
 import GatherPresenters
 
-/// One connected client: its role, and the limits that apply to it alone.
+/// One connected client as the accounts see it: its role, and its login attempt under way.
 struct ClientSession {
     var address: String
-    var door: Door = .tls
     var role: Role = .spectator
     var username: String?
     var tokenHash: String?
     /// The session token itself (memory only), so a `session` pushed to this connection is complete.
     var token: String?
-    var commandBucket: TokenBucket
     /// A `register`/`login` waiting for the KDF; one at a time per connection, so a flood of
     /// correct logins cannot queue unbounded CPU work.
     var awaitingPassword = false

@@ -8,113 +8,86 @@ import Logging
 /// effects comes out. `GatherCoordinator` runs it on one serial queue; tests drive it directly
 /// with a test clock and assert the whole state and every effect.
 ///
-/// Its one kind of I/O is the Store, an explicit dependency: every durable write is a call on
-/// `store` (a change is committed before it is adopted and acknowledged, which is the promise an
-/// `ack` makes). Everything else it wants done is returned as an `Effect`.
+/// It is the parent of the scopes (`CoreScope`), as a TCA reducer built of `Scope`s: it owns what
+/// is about a connection rather than a feature — the welcome, the message's decoding, the token
+/// bucket every message takes from, the watching door's refusals, the presence line — and routes
+/// everything else to the scope it belongs to, concatenating their effects in order:
+/// `AccountsCore` (who is who, and the group's accounts) and `MatchCore` (the gather and its
+/// matches). A new scope is one type, held here and listed in `scopes`.
 public final class CoordinatorCore {
-    public internal(set) var state: GatherState
-    public internal(set) var version: Int
-    /// Decisions so far, for `/metrics`.
-    public internal(set) var tally = DecisionTally()
+    let accounts: AccountsCore
+    let match: MatchCore
+    /// Where a client's message goes: the first scope that claims it.
+    private var scopes: [any CoreScope] { [accounts, match] }
 
-    let store: GatherStore
+    /// What the parent itself keeps of a connection.
+    struct Connection: Equatable {
+        var door: Door
+        var messageBucket: TokenBucket
+    }
+
+    var connections: [ConnectionID: Connection] = [:]
+    var presence = PresenceLine()
+    /// The parent's own decisions (a message that could not be read or was sent too fast).
+    var ownTally = DecisionTally()
     let environment: CoordinatorEnvironment
-    let logger: Logger
-    var clients = ClientRegistry()
-    var arbiter: Arbiter
-    var attempts: AttemptLimiter
-    var passwordChecks = PasswordChecks()
-    /// The wake-up each running timer has asked for, by pitch.
-    var countdownWakes: [Pitch.ID: Int64] = [:]
-    var publishedPresence = Presence(organisers: [], spectators: 0)
-    var presencePublishedAt: Int64 = .min
-    var presenceWakeScheduled = false
-    var remoteSpectators = 0
-    /// The kept invite code (release 3): stored, replaced only by `rotateInvite` or at start.
-    var inviteCode: String
+
+    public var state: GatherState { match.state }
+    public var version: Int { match.version }
+    /// The kept invite code.
+    public var inviteCode: String { accounts.inviteCode }
+    /// Decisions so far, for `/metrics`, summed over the scopes.
+    public var tally: DecisionTally { .combined([ownTally, accounts.tally, match.tally]) }
 
     /// Loads the durable state. Call `start()` next for the effects that follow from it.
     public init(store: GatherStore, environment: CoordinatorEnvironment, logger: Logger) throws {
-        let loaded = try store.load()
-        self.state = loaded.state
-        self.version = loaded.version
-        if let kept = try store.inviteCode() {
-            self.inviteCode = kept
-        } else {
-            try store.setInviteCode(environment.inviteCode)
-            self.inviteCode = environment.inviteCode
-        }
-        self.store = store
+        self.match = try MatchCore(store: store, environment: environment, logger: logger)
+        self.accounts = try AccountsCore(store: store, environment: environment, logger: logger)
         self.environment = environment
-        self.logger = logger
-        // Read once at start-up: afterwards arbitration never reads the journal.
-        self.arbiter = Arbiter(journal: try store.journal(after: max(0, loaded.version - environment.limits.journalKept)),
-                               version: loaded.version)
-        self.attempts = AttemptLimiter(allowed: environment.limits.failedLoginsAllowed,
-                                       windowMs: environment.limits.failureWindowMs,
-                                       lockoutMs: environment.limits.lockoutMs)
     }
 
-    /// A timer that ran out while the server was down finishes now, dated when it really ended;
-    /// one still running is woken on its next second.
-    /// Always publishes the state once, so the Transport has a snapshot for the first phone.
-    public func start() -> [Effect] {
-        pruneMemory()
-        var effects: [Effect] = []
-        if !expireTimersIfDue(into: &effects) {
-            effects.append(.publishSnapshot(version: version, state: state))
-        }
-        rescheduleCountdowns(into: &effects)
-        return effects
-    }
+    public func start() -> [Effect] { match.start() }
 
     public func handle(_ event: CoordinatorEvent) -> [Effect] {
         var effects: [Effect] = []
         switch event {
         case .clientConnected(let client, let address, let wire, let door):
             let now = environment.now()
-            clients[client] = ClientSession(address: address, door: door,
-                                            commandBucket: TokenBucket(capacity: environment.limits.commandBurst,
-                                                                       ratePerSecond: environment.limits.commandsPerSecond,
-                                                                       now: now))
+            connections[client] = Connection(door: door, messageBucket: TokenBucket(
+                capacity: environment.limits.commandBurst, ratePerSecond: environment.limits.commandsPerSecond, now: now))
+            effects += accounts.handle(.clientConnected(client, address: address))
             effects.append(.greet(client, .welcome(serverTime: now, protocol: wire)))
         case .clientDisconnected(let client):
-            noteOrganiserLeft(client)
-            clients[client] = nil
-            passwordChecks.forget(client)
-            tallyPasswordChecks()
+            effects += accounts.handle(.clientDisconnected(client))
+            connections[client] = nil
         case .messageReceived(let client, let text):
-            guard clients[client] != nil else { break }
-            // A command that lands in the few ms between zero and the countdown's wake-up
-            // sees the timer finished, as it is, rather than running at 00:00.
-            if expireTimersIfDue(into: &effects) { rescheduleCountdowns(into: &effects) }
+            guard connections[client] != nil else { break }
+            effects += match.handle(.messageArrived)
             receive(text, from: client, into: &effects)
         case .messagesDropped(let client, let count):
-            guard clients[client] != nil, count > 0 else { break }
+            guard connections[client] != nil, count > 0 else { break }
             sendError(.rateLimited, "The server is busy; \(count) of your messages were not read. Wait a moment and try again.",
                       id: nil, to: client, into: &effects)
         case .countdownWoke(let pitch):
-            countdownWakes[pitch] = nil
-            // Another pitch's full time published in the same instant does not replace this
-            // pitch's tick; a timer that just finished has no tick (its snapshot says it all).
-            expireTimersIfDue(into: &effects)
-            if let timer = state.pitch(pitch)?.gather?.timer, timer.status == .running {
-                effects.append(.publishTick(pitch: pitch, timer: timer))
-            }
-            rescheduleCountdowns(into: &effects)
+            effects += match.handle(.countdownWoke(pitch: pitch))
         case .presenceWoke:
-            presenceWakeScheduled = false
+            presence.wakeScheduled = false
         case .remoteSpectatorsCounted(let count):
-            remoteSpectators = min(max(0, count), 100_000_000)
+            presence.remoteSpectators = min(max(0, count), 100_000_000)
         case .passwordHashed(let job, let encodedHash):
-            finishRegistration(job, encodedHash: encodedHash, into: &effects)
-            startNextPasswordCheck(into: &effects)
+            effects += accounts.handle(.passwordHashed(job, encodedHash: encodedHash))
         case .passwordChecked(let job, let matches):
-            finishLogin(job, matches: matches, into: &effects)
-            startNextPasswordCheck(into: &effects)
+            effects += accounts.handle(.passwordChecked(job, matches: matches))
         }
         updatePresence(into: &effects)
         return effects
+    }
+
+    /// A request from the laptop (`gather organisers …`), answered by the accounts.
+    public func handleAdmin(_ request: AdminRequest) -> (AdminReply, [Effect]) {
+        var (reply, effects) = accounts.handleAdmin(request)
+        updatePresence(into: &effects)
+        return (reply, effects)
     }
 
     // MARK: - Messages
@@ -131,28 +104,23 @@ public final class CoordinatorCore {
         // can be sent without limit.
         guard takeToken(client) else {
             if case .command(let command) = envelope.message {
-                return reject(command.id, Rejection(.rateLimited, "Too many commands at once; wait a moment and try again."),
-                              to: client, into: &effects)
+                effects += match.handle(.commandRefused(id: command.id, from: client, Rejection(
+                    .rateLimited, "Too many commands at once; wait a moment and try again.")))
+                return
             }
             return sendError(.rateLimited, "Too many messages at once; wait a moment and try again.",
                              id: envelope.id, to: client, into: &effects)
         }
-        if clients[client]?.door == .spectator {
+        if connections[client]?.door == .spectator {
             return refuseOnSpectatorDoor(envelope, from: client, into: &effects)
         }
-        switch envelope.message {
-        case .command(let command):
-            handleCommand(command, from: client, into: &effects)
-        case .register(let credentials, let inviteCode):
-            register(credentials, inviteCode: inviteCode, id: envelope.id, from: client, into: &effects)
-        case .login(let credentials):
-            login(credentials, id: envelope.id, from: client, into: &effects)
-        case .resume(let token):
-            resume(token: token, id: envelope.id, from: client, into: &effects)
-        case .logout:
-            logout(id: envelope.id, from: client, into: &effects)
-        case .account(let request):
-            handleAccount(request, id: envelope.id, from: client, into: &effects)
+        let arrival = Arrival(client: client, id: envelope.id, message: envelope.message,
+                              organiser: accounts.organiser(client))
+        for scope in scopes {
+            if let claimed = scope.receive(arrival) {
+                effects += claimed
+                return
+            }
         }
     }
 
@@ -167,43 +135,50 @@ public final class CoordinatorCore {
         case .logout:
             effects.append(.send(client, .session(nil)))
         case .command(let command):
-            tally.rejectionsByCode[RejectionCode.forbidden.rawValue, default: 0] += 1
-            effects.append(.send(client, .rejected(id: command.id, rejection: Rejection(
-                .forbidden, "This address is for watching; organisers use \(environment.organiserAddress())."),
-                version: version)))
+            effects += match.handle(.commandRefused(id: command.id, from: client, Rejection(
+                .forbidden, "This address is for watching; organisers use \(environment.organiserAddress()).")))
         }
     }
 
     /// Takes one token from the connection's bucket; false when it is empty.
-    func takeToken(_ client: ConnectionID) -> Bool {
-        guard var session = clients[client] else { return false }
-        let taken = session.commandBucket.take(now: environment.now())
-        clients[client] = session
+    private func takeToken(_ client: ConnectionID) -> Bool {
+        guard var connection = connections[client] else { return false }
+        let taken = connection.messageBucket.take(now: environment.now())
+        connections[client] = connection
         return taken
     }
 
-    /// Every `error` goes through here, so each one is counted once.
-    func sendError(_ code: ErrorCode, _ message: String, id: String?, to client: ConnectionID,
-                   into effects: inout [Effect]) {
-        tally.errorsByCode[code.rawValue, default: 0] += 1
+    /// Every `error` of the parent goes through here, so each one is counted once.
+    private func sendError(_ code: ErrorCode, _ message: String, id: String?, to client: ConnectionID,
+                           into effects: inout [Effect]) {
+        ownTally.errorsByCode[code.rawValue, default: 0] += 1
         effects.append(.send(client, .error(code: code, message: message, id: id)))
     }
 
     // MARK: - Presence
 
+    /// Who is here, as last published, and when the next publication may go out.
+    struct PresenceLine: Equatable {
+        var published = Presence(organisers: [], spectators: 0)
+        var publishedAt: Int64 = .min
+        var wakeScheduled = false
+        var remoteSpectators = 0
+    }
+
+    /// Publishes who is here at most once per `presenceIntervalMs`; a change within the interval
+    /// schedules one wake-up that publishes it.
     func updatePresence(into effects: inout [Effect]) {
-        var presence = clients.presence
-        presence.remote = remoteSpectators
-        guard presence != publishedPresence else { return }
-        let now = environment.now()
-        let due = presencePublishedAt == .min ? now : presencePublishedAt + environment.limits.presenceIntervalMs
-        if now >= due {
-            publishedPresence = presence
-            presencePublishedAt = now
-            effects.append(.publishPresence(organisers: presence.organisers, spectators: presence.spectators,
-                                            remote: presence.remote))
-        } else if !presenceWakeScheduled {
-            presenceWakeScheduled = true
+        var now = accounts.clients.presence
+        now.remote = presence.remoteSpectators
+        guard now != presence.published else { return }
+        let time = environment.now()
+        let due = presence.publishedAt == .min ? time : presence.publishedAt + environment.limits.presenceIntervalMs
+        if time >= due {
+            presence.published = now
+            presence.publishedAt = time
+            effects.append(.publishPresence(organisers: now.organisers, spectators: now.spectators, remote: now.remote))
+        } else if !presence.wakeScheduled {
+            presence.wakeScheduled = true
             effects.append(.schedulePresence(at: due))
         }
     }

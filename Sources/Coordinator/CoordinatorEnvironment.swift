@@ -10,19 +10,21 @@ public struct CoordinatorEnvironment: Sendable {
     public var newToken: @Sendable () -> String
     /// Tokens are stored only as this hash.
     public var hashToken: @Sendable (String) -> String
-    public var inviteCode: String
+    /// The operator's invite code (`--invite-code`), replacing the kept one; nil keeps the stored
+    /// code, or draws one with `newInviteCode` the first time. The Coordinator is its one writer.
+    public var inviteCode: String?
     /// A real password hash of a random password: a login for an unknown name still runs the KDF
     /// once, so timing does not reveal which usernames exist.
     public var decoyPasswordHash: String
     /// Where organisers log in (the TLS organiser page), for the spectator door's answers.
     public var organiserAddress: @Sendable () -> String
-    /// A new random invite code, for `rotateInvite`.
+    /// A new random invite code, for the first start and `rotateInvite`.
     public var newInviteCode: @Sendable () -> String
     public var limits: Limits
 
     public init(now: @escaping @Sendable () -> Int64, newGatherID: @escaping @Sendable () -> String,
                 newToken: @escaping @Sendable () -> String, hashToken: @escaping @Sendable (String) -> String,
-                inviteCode: String, decoyPasswordHash: String,
+                inviteCode: String?, decoyPasswordHash: String,
                 organiserAddress: @escaping @Sendable () -> String = { "the organiser page over https" },
                 newInviteCode: (@Sendable () -> String)? = nil,
                 limits: Limits = Limits()) {

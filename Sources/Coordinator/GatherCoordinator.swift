@@ -22,31 +22,45 @@ public struct PasswordService: Sendable {
 /// The single writer: runs `CoordinatorCore` on one serial Dispatch queue and carries out its
 /// effects — rendering them into `Delivery`s for the Transport, the countdown's
 /// `DispatchSourceTimer`, the KDF off-queue. It is the Transport's `TransportSource`.
-public final class GatherCoordinator: TransportSource, @unchecked Sendable {
-    public let queue = DispatchQueue(label: "gather.coordinator", qos: .userInteractive)
+///
+/// Checked `Sendable`: what only the queue may touch is in one `QueueBound` box (a precondition
+/// on every access, release builds too), what other threads share is behind a mutex, the rest is
+/// immutable.
+public final class GatherCoordinator: TransportSource, Sendable {
+    public let queue: DispatchQueue
     public let metrics: CoordinatorMetrics
-    public let exports = ExportDocuments()
+    public let exports: ExportDocuments
     /// What waits for the queue, in lanes (`CoordinatorLanes` gives the order); `draining` says a
     /// batch is scheduled or running, so exactly one is.
     private let lanes = LockedLanes()
 
-    private let core: CoordinatorCore
+    /// The queue's own state: the core, the last rendering, the timers.
+    private struct Confined {
+        let core: CoordinatorCore
+        /// The last published version's rendering, for `StateRenderer` to patch the next one from.
+        var lastRendering: StateRendering?
+        /// One countdown per running timer, all on the Coordinator's queue.
+        var countdownTimers: [Pitch.ID: (timer: DispatchSourceTimer, dueAt: Int64)] = [:]
+        var presenceTimer: DispatchSourceTimer?
+    }
+
+    private let confined: QueueBound<Confined>
     private let environment: CoordinatorEnvironment
     private let passwords: PasswordService
     private let deliver: @Sendable ([Delivery]) -> Void
     private let kdfQueue = DispatchQueue(label: "gather.kdf", qos: .utility, attributes: .concurrent)
     private let logger: Logger
-    /// The last published version's rendering, for `StateRenderer` to patch the next one from.
-    private var lastRendering: StateRendering?
-    /// One countdown per running timer, all on the Coordinator's queue.
-    private var countdownTimers: [Pitch.ID: (timer: DispatchSourceTimer, dueAt: Int64)] = [:]
-    private var presenceTimer: DispatchSourceTimer?
+    private var core: CoordinatorCore { confined.value.core }
 
     /// Loads the durable state and the whole history for the exports; throws when the Store cannot.
     /// `deliver` is called on the Coordinator's queue with each event's deliveries, in order.
     public init(store: GatherStore, environment: CoordinatorEnvironment, passwords: PasswordService, logger: Logger,
                 deliver: @escaping @Sendable ([Delivery]) -> Void) throws {
-        self.core = try CoordinatorCore(store: store, environment: environment, logger: logger)
+        let queue = DispatchQueue(label: "gather.coordinator", qos: .userInteractive)
+        let core = try CoordinatorCore(store: store, environment: environment, logger: logger)
+        self.queue = queue
+        self.confined = QueueBound(Confined(core: core), queue: queue)
+        self.exports = ExportDocuments(queue: queue)
         self.environment = environment
         self.passwords = passwords
         self.logger = logger
@@ -62,13 +76,21 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
                     dropped: box.lanes.droppedTotal)
             }
         })
-        exports.load(history: try store.allHistory(), players: core.state.players)
-        metrics.update(version: core.version, decisions: core.tally)
+        let history = try store.allHistory()
+        queue.sync {
+            exports.load(history: history, players: core.state.players)
+            metrics.update(version: core.version, decisions: core.tally)
+        }
     }
 
     /// Finishes a timer that ran out while down and starts the countdown; call once, before traffic.
     public func start() {
         queue.sync { self.execute(self.core.start()) }
+    }
+
+    /// The kept invite code, for the start-up banner.
+    public func inviteCode() -> String {
+        queue.sync { core.inviteCode }
     }
 
     /// The venue's pitches, for the start-up banner.
@@ -90,10 +112,12 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
     /// Cancels the timers; the Store stays as committed.
     public func stop() {
         queue.sync {
-            countdownTimers.values.forEach { $0.timer.cancel() }
-            presenceTimer?.cancel()
-            countdownTimers = [:]
-            presenceTimer = nil
+            confined.withValue { confined in
+                confined.countdownTimers.values.forEach { $0.timer.cancel() }
+                confined.presenceTimer?.cancel()
+                confined.countdownTimers = [:]
+                confined.presenceTimer = nil
+            }
         }
     }
 
@@ -133,7 +157,6 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
     /// Runs one short batch of waiting events in lane order, then yields the queue (so timers
     /// that came due run) and schedules the next batch if any are left.
     private func drain() {
-        dispatchPrecondition(condition: .onQueue(queue))
         let limits = CoordinatorLanes.Limits()
         let started = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<limits.batchItems {
@@ -155,7 +178,6 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
     // MARK: - Effects (on the queue)
 
     private func execute(_ effects: [Effect], then after: [Delivery] = []) {
-        dispatchPrecondition(condition: .onQueue(queue))
         var deliveries: [Delivery] = []
         let now = environment.now()
         for effect in effects {
@@ -168,8 +190,9 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
                 }
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
             case .publishSnapshot(let version, let state):
-                let rendered = StateRenderer.render(version: version, state: state, now: now, after: lastRendering)
-                lastRendering = rendered.rendering
+                let rendered = StateRenderer.render(version: version, state: state, now: now,
+                                                    after: confined.value.lastRendering)
+                confined.value.lastRendering = rendered.rendering
                 deliveries.append(.publishState(rendered.frames))
                 exports.follow(state)
             case .publishTick(let pitch, let timer):
@@ -183,7 +206,7 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
             case .scheduleCountdown(let pitch, let at):
                 scheduleCountdown(pitch: pitch, at: at)
             case .schedulePresence(let at):
-                presenceTimer = makeTimer(at: at, previous: presenceTimer) { [weak self] in
+                confined.value.presenceTimer = makeTimer(at: at, previous: confined.value.presenceTimer) { [weak self] in
                     guard let self else { return }
                     self.execute(self.core.handle(.presenceWoke))
                 }
@@ -205,19 +228,19 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
     }
 
     private func scheduleCountdown(pitch: Pitch.ID, at: Int64?) {
-        let previous = countdownTimers.removeValue(forKey: pitch)
+        let previous = confined.value.countdownTimers.removeValue(forKey: pitch)
         guard let at else {
             previous?.timer.cancel()
             return
         }
         let timer = makeTimer(at: at, previous: previous?.timer) { [weak self] in
             guard let self else { return }
-            if let due = self.countdownTimers[pitch]?.dueAt {
+            if let due = self.confined.value.countdownTimers[pitch]?.dueAt {
                 self.metrics.recordTickLateness(ms: self.environment.now() - due)
             }
             self.execute(self.core.handle(.countdownWoke(pitch: pitch)))
         }
-        countdownTimers[pitch] = (timer, at)
+        confined.value.countdownTimers[pitch] = (timer, at)
     }
 
     /// A one-shot timer on the Coordinator's queue with a tight leeway, so ticks land on the second.

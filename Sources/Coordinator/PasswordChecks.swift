@@ -6,7 +6,7 @@ import GatherDelivery
 ///
 /// Strangers cannot hog it (issue 20: fifty addresses kept every place busy and the organiser was
 /// refused 13 times of 13). At most one check waits per address. An address is *clean* while it
-/// has no recent failure (a refusal for room counts as one, see `CoordinatorCore.admitAttempt`);
+/// has no recent failure (a refusal for room counts as one, see `SignInGate.refusal`);
 /// clean addresses' checks start first, the last `reservedForClean` waiting places are theirs
 /// alone, and a clean newcomer who finds every place taken pushes out the newest check of an
 /// address that is not clean. Cleanliness is asked again whenever it matters, since an address

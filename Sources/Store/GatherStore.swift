@@ -40,19 +40,29 @@ public enum StoredReply: Equatable, Sendable {
     case rejected(code: RejectionCode, message: String, version: Int)
 }
 
+/// One kept answer: who sent the command, its id, and what it got.
+public struct KeptReply: Equatable, Sendable {
+    public var organiser: String
+    public var commandID: String
+    public var reply: StoredReply
+
+    public init(organiser: String, commandID: String, reply: StoredReply) {
+        self.organiser = organiser
+        self.commandID = commandID
+        self.reply = reply
+    }
+}
+
 /// Everything the coordinator needs to resume where it stopped.
 public struct LoadedState: Equatable, Sendable {
     /// history = the 20 most recent, newest first; players sorted by id; nextPlayerID never reused.
     public var state: GatherState
     /// 0 for an empty database.
     public var version: Int
-    /// The last `SQLiteStore.recentJournalLimit` entries, oldest first.
-    public var recentJournal: [JournalEntry]
 
-    public init(state: GatherState, version: Int, recentJournal: [JournalEntry]) {
+    public init(state: GatherState, version: Int) {
         self.state = state
         self.version = version
-        self.recentJournal = recentJournal
     }
 }
 
@@ -103,7 +113,9 @@ public protocol GatherStore: AnyObject, Sendable {
     func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws
     /// A final rejection for (organiser, commandID), so a resent id is answered the same way.
     func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws
-    func reply(organiser: String, commandID: String) throws -> StoredReply?
+    /// Every kept answer, in the order they were given (the Coordinator holds them in memory, so
+    /// a resent id is answered without a read).
+    func keptReplies() throws -> [KeptReply]
     /// Entries with version > `version`, oldest first (arbitration for a `base` older than the in-memory window).
     func journal(after version: Int) throws -> [JournalEntry]
     /// Deletes all but the newest `journalKept` journal entries and each organiser's newest
@@ -149,9 +161,18 @@ public protocol GatherStore: AnyObject, Sendable {
 
 /// A failure worth one clear sentence to the person running the server.
 public struct StoreError: Error, CustomStringConvertible, Equatable {
-    public let description: String
+    /// What kind of failure, where the caller answers some differently.
+    public enum Kind: Sendable, Equatable {
+        case other
+        /// The disk (or the database's size limit) is full: nothing was written.
+        case full
+    }
 
-    public init(_ description: String) {
+    public let description: String
+    public let kind: Kind
+
+    public init(_ description: String, kind: Kind = .other) {
         self.description = description
+        self.kind = kind
     }
 }

@@ -16,15 +16,12 @@ extension SQLiteStore {
                 throw StoreError("The database has no pitch 1; it may be damaged.")
             }
             let history = try Self.history(db, limit: GatherState.recentHistoryLimit)
-            let journal = try Row.fetchAll(db, sql: """
-                SELECT * FROM (SELECT * FROM journal ORDER BY version DESC LIMIT ?) ORDER BY version
-                """, arguments: [Self.recentJournalLimit]).map(Rows.journalEntry)
             // The counter is authoritative; the max only guards against a hand-edited database.
             let nextPlayerID = max(meta["next_player_id"] as Int, (players.last?.id ?? 0) + 1)
             let nextPitchID = max(meta["next_pitch_id"] as Int, (pitches.last?.id ?? 0) + 1)
             let state = GatherState(players: players, pitches: pitches, history: history, nextPlayerID: nextPlayerID,
                                     nextPitchID: nextPitchID)
-            return LoadedState(state: state, version: meta["version"], recentJournal: journal)
+            return LoadedState(state: state, version: meta["version"])
         }
     }
 
@@ -51,7 +48,7 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     public func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
-        try writer.write { db in
+        try Self.namingAFullDisk { try writer.write { db in
             try Self.advanceCounters(db, version: entry.version, nextPlayerID: after.nextPlayerID,
                                      nextPitchID: after.nextPitchID)
             try Self.writePlayers(db, before: before.players, after: after.players)
@@ -64,12 +61,23 @@ extension SQLiteStore {
                 try Self.insertReply(db, .ack(version: entry.version), organiser: organiser, commandID: commandID,
                                      keepingEarlier: false)
             }
-        }
+        } }
     }
 
     public func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws {
-        try writer.write { db in
+        try Self.namingAFullDisk { try writer.write { db in
             try Self.insertReply(db, reply, organiser: organiser, commandID: commandID, keepingEarlier: true)
+        } }
+    }
+
+    /// SQLite's `SQLITE_FULL` (the disk, or `max_page_count`, is full; the transaction was rolled
+    /// back) as a `StoreError` of kind `.full`, so the Coordinator can say so in one sentence.
+    private static func namingAFullDisk(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError("The disk holding the database is full; nothing was saved (\(error.message ?? "SQLITE_FULL")).",
+                             kind: .full)
         }
     }
 
@@ -86,6 +94,15 @@ extension SQLiteStore {
         }
     }
 
+    public func keptReplies() throws -> [KeptReply] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM replies ORDER BY rowid").map { row in
+                KeptReply(organiser: row["organiser"], commandID: row["command_id"], reply: try Rows.storedReply(row))
+            }
+        }
+    }
+
+    /// The answer kept for one id (the Coordinator reads `keptReplies()` once instead).
     public func reply(organiser: String, commandID: String) throws -> StoredReply? {
         try writer.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM replies WHERE organiser = ? AND command_id = ?",

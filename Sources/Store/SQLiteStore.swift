@@ -7,8 +7,6 @@ import GatherModel
 /// makes every commit reach the disk before `commit` returns, which is what lets an `ack` be a promise.
 public final class SQLiteStore: GatherStore, @unchecked Sendable {
     public static let fileName = "gather.sqlite"
-    /// How many journal entries `load()` hands back for arbitration in memory.
-    public static let recentJournalLimit = 1024
 
     let writer: any DatabaseWriter
     /// The database file, or nil for an in-memory store.

@@ -30,11 +30,15 @@ final class CoordinatorHarness {
     /// KDF jobs started by an effect and not yet answered by their event, with where they started.
     private var inFlight: [(job: PasswordJob, file: StaticString, line: UInt)] = []
 
-    init(store: SQLiteStore? = nil, limits: CoordinatorEnvironment.Limits = .init(), file: StaticString = #filePath,
-         line: UInt = #line) throws {
-        self.store = try store ?? SQLiteStore.inMemory()
+    /// The store the core writes to: `store` itself, or the fault-injecting wrapper around it.
+    let coreStore: GatherStore
+
+    init(store: SQLiteStore? = nil, faults: FaultInjectingStore? = nil, limits: CoordinatorEnvironment.Limits = .init(),
+         file: StaticString = #filePath, line: UInt = #line) throws {
+        self.store = try faults?.real ?? store ?? SQLiteStore.inMemory()
+        self.coreStore = faults ?? self.store
         self.limits = limits
-        core = try CoordinatorCore(store: self.store,
+        core = try CoordinatorCore(store: coreStore,
                                    environment: Self.environment(clock: clock, counter: counter, limits: limits),
                                    logger: Logger(label: "test"))
     }
@@ -59,15 +63,16 @@ final class CoordinatorHarness {
     /// Password checks started and not answered yet.
     var inFlightJobs: [PasswordJob] { inFlight.map(\.job) }
 
-    /// A new core on the same store, as after a restart.
+    /// A new core on the same store, as after a restart without `--invite-code` (the kept code stays).
     func restart() throws -> [Effect] {
-        core = try CoordinatorCore(store: store, environment: Self.environment(clock: clock, counter: counter, limits: limits),
+        core = try CoordinatorCore(store: coreStore, environment: Self.environment(clock: clock, counter: counter, limits: limits,
+                                                                               inviteCode: nil),
                                    logger: Logger(label: "test"))
         return core.start()
     }
 
-    static func environment(clock: TestClock, counter: Counter, limits: CoordinatorEnvironment.Limits = .init())
-        -> CoordinatorEnvironment
+    static func environment(clock: TestClock, counter: Counter, limits: CoordinatorEnvironment.Limits = .init(),
+                            inviteCode: String? = inviteCode) -> CoordinatorEnvironment
     {
         CoordinatorEnvironment(
             now: { clock.now },

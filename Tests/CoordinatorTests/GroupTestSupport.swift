@@ -69,5 +69,5 @@ struct Group {
 
 extension CoordinatorHarness {
     /// The token the core holds for an organiser connection (read from the core, as a `session` pushed to it must carry it).
-    func token(of client: ConnectionID) -> String? { core.clients[client]?.token }
+    func token(of client: ConnectionID) -> String? { core.accounts.clients[client]?.token }
 }

@@ -19,7 +19,7 @@ final class StateDurabilityTests: XCTestCase {
         XCTAssertEqual(store.path, folder.child("new/nested/data/gather.sqlite"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.child("new/nested/data/gather.sqlite")))
         let loaded = try store.load()
-        XCTAssertEqual(loaded, LoadedState(state: GatherState(), version: 0, recentJournal: []))
+        XCTAssertEqual(loaded, LoadedState(state: GatherState(), version: 0))
         XCTAssertEqual(try store.allHistory(), [])
         XCTAssertEqual(try store.journal(after: 0), [])
     }

@@ -120,3 +120,16 @@ extension XCTestCase {
         }
     }
 }
+
+// MARK: - The journal's tail
+
+extension SQLiteStore {
+    /// How many entries `recentJournal()` reads: the window `load()` used to read on every start,
+    /// which only tests looked at.
+    static let recentJournalLimit = 1024
+
+    /// The last `limit` journal entries, oldest first, read through the Store's own query.
+    func recentJournal(limit: Int = recentJournalLimit) throws -> [JournalEntry] {
+        try journal(after: max(0, load().version - limit))
+    }
+}

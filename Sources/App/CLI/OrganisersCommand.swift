@@ -111,7 +111,7 @@ struct OrganisersCommand: ParsableCommand {
             now: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
             newGatherID: { SecureRandom.uuidString() }, newToken: { SecureRandom.token() },
             hashToken: { Digest.sha256Hex($0) },
-            inviteCode: try store.inviteCode() ?? SecureRandom.inviteCode(),
+            inviteCode: nil,
             decoyPasswordHash: "", newInviteCode: { SecureRandom.inviteCode() })
     }
 

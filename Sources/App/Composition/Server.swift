@@ -46,13 +46,6 @@ enum Server {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
         }
 
-        // Kept across restarts (a printed QR code keeps working); --invite-code replaces it.
-        let inviteCode: String
-        do {
-            inviteCode = try keptInviteCode(store: store, replacement: settings.inviteCode)
-        } catch {
-            throw StartupFailure(description: "cannot keep the invite code: \(error)")
-        }
         let links = ServerLinks(identity: identity, host: settings.host, hasTrustPage: certificates.caCertificatePath != nil)
         let hasher = PasswordHasher()
         let environment = CoordinatorEnvironment(
@@ -60,7 +53,9 @@ enum Server {
             newGatherID: { SecureRandom.uuidString() },
             newToken: { SecureRandom.token() },
             hashToken: { Digest.sha256Hex($0) },
-            inviteCode: inviteCode,
+            // Kept across restarts by the Coordinator (a printed QR code keeps working);
+            // --invite-code replaces it.
+            inviteCode: settings.inviteCode,
             decoyPasswordHash: hasher.hash(SecureRandom.token()),
             organiserAddress: { [links] in links.organiserURL },
             newInviteCode: { SecureRandom.inviteCode() }
@@ -145,7 +140,7 @@ enum Server {
         }
         links.bind(tlsPort: ports.tls ?? 0, spectatorPort: ports.spectator)
 
-        Banner.print(links: links, inviteCode: inviteCode, certificates: certificates, pitches: coordinator.pitchNames(),
+        Banner.print(links: links, inviteCode: coordinator.inviteCode(), certificates: certificates, pitches: coordinator.pitchNames(),
                      stream: publisher.map { ($0.venue.rawValue, settings.stream?.endpoint.url ?? "", $0.isConnected) })
         logger.info("serving", metadata: ["server.host": "\(settings.host)", "server.port": "\(ports.tls ?? 0)",
                                           "server.spectator_port": "\(ports.spectator.map(String.init) ?? "off")",
@@ -157,19 +152,6 @@ enum Server {
         server.shutdown()
         coordinator.stop()
         publisher?.stop()
-    }
-
-    /// The stored invite code, replaced by `replacement` when one was given; a new random one the
-    /// first time.
-    static func keptInviteCode(store: SQLiteStore, replacement: String?) throws -> String {
-        if let replacement {
-            try store.setInviteCode(replacement)
-            return replacement
-        }
-        if let kept = try store.inviteCode() { return kept }
-        let fresh = SecureRandom.inviteCode()
-        try store.setInviteCode(fresh)
-        return fresh
     }
 }
 

@@ -4,9 +4,9 @@ import GatherPresenters
 import GatherStore
 import Logging
 
-// MARK: - The group's accounts: owner, invite code, removal, passwords, who did what (release 3)
+// MARK: - The group's accounts: owner, invite code, removal, passwords, who did what
 
-extension CoordinatorCore {
+extension AccountsCore {
     func handleAccount(_ request: AccountRequest, id: String?, from client: ConnectionID,
                        into effects: inout [Effect]) {
         guard let session = clients[client], session.role == .organiser, let username = session.username else {
@@ -88,7 +88,7 @@ extension CoordinatorCore {
         }
     }
 
-    private func transfer(to target: String, from owner: String?, id: String?, replyTo client: ConnectionID?,
+    func transfer(to target: String, from owner: String?, id: String?, replyTo client: ConnectionID?,
                           into effects: inout [Effect]) throws {
         switch try store.makeOwner(username: target) {
         case .notFound, .isOwner:
@@ -136,8 +136,7 @@ extension CoordinatorCore {
             return failAttempt(.unauthorized, "That is not your current password.", username: job.username,
                                id: job.requestID, client: job.client, into: &effects)
         }
-        for key in clients[job.client]?.attemptKeys ?? [] { attempts.succeeded(key) }
-        clients[job.client]?.attemptKeys = []
+        attemptSucceeded(job.client)
         requestPasswordCheck(.hashPassword(PasswordJob(client: job.client, purpose: .changePassword,
                                                        username: job.username, password: new,
                                                        requestID: job.requestID)), into: &effects)
@@ -170,50 +169,9 @@ extension CoordinatorCore {
         return false
     }
 
-    // MARK: - The laptop (`gather organisers …` through the admin socket)
-
-    /// The same rules as the owner's messages, without an owner: whoever holds the laptop can
-    /// always recover the group.
-    public func handleAdmin(_ request: AdminRequest) -> (AdminReply, [Effect]) {
-        var effects: [Effect] = []
-        do {
-            let reply: AdminReply
-            switch request {
-            case .list:
-                reply = .organisers(try organiserSummaries())
-            case .remove(let name):
-                switch try store.removeOrganiser(username: name, at: environment.now()) {
-                case .notFound: reply = .failed("There is no organiser called \(name).")
-                case .isOwner: reply = .failed("\(name) is the owner; make another organiser the owner first.")
-                case .done(let removed, let ended):
-                    endConnections(of: removed, except: nil, reason: .removed, into: &effects)
-                    reply = .done("Removed \(removed); \(ended) session(s) ended.")
-                }
-            case .makeOwner(let name):
-                try transfer(to: name, from: nil, id: nil, replyTo: nil, into: &effects)
-                let now = try store.organiser(username: name)
-                reply = now?.owner == true ? .done("\(now!.username) is the owner now.")
-                    : .failed("There is no organiser called \(name).")
-            case .resetPassword(let name, let passwordHash):
-                switch try store.setPassword(username: name, passwordHash: passwordHash, keeping: nil) {
-                case .done(let account, let ended):
-                    endConnections(of: account, except: nil, reason: .passwordChanged, into: &effects)
-                    reply = .done("The password of \(account) was reset; \(ended) session(s) ended.")
-                case .notFound, .isOwner:
-                    reply = .failed("There is no organiser called \(name).")
-                }
-            }
-            updatePresence(into: &effects)
-            return (reply, effects)
-        } catch {
-            logger.error("laptop request failed inside the server", metadata: ["error": "\(error)"])
-            return (.failed("The server could not do that: \(error)."), effects)
-        }
-    }
-
     // MARK: - Reading
 
-    private func organiserSummaries() throws -> [OrganiserSummary] {
+    func organiserSummaries() throws -> [OrganiserSummary] {
         let now = environment.now()
         let online = Set(clients.sessions.values.compactMap { $0.role == .organiser ? $0.username?.lowercased() : nil })
         return try store.organisers(sessionsUsedSince: now - environment.limits.sessionIdleExpiryMs).map { account in
@@ -272,19 +230,4 @@ extension CoordinatorCore {
             logger.warning("could not record when an organiser was last seen", metadata: ["error": "\(error)"])
         }
     }
-}
-
-/// What the laptop's `gather organisers` asks a running server (over the admin socket).
-public enum AdminRequest: Equatable, Sendable {
-    case list
-    case remove(String)
-    case makeOwner(String)
-    /// The new password's hash, made by the CLI: the password itself never reaches the server.
-    case resetPassword(String, passwordHash: String)
-}
-
-public enum AdminReply: Equatable, Sendable {
-    case organisers([OrganiserSummary])
-    case done(String)
-    case failed(String)
 }

@@ -4,12 +4,13 @@ import GatherPresenters
 import GatherStore
 import Logging
 
-// MARK: - Commands: role, rate, exactly once, arbitration, rules, durability
+// MARK: - Commands: role, exactly once, arbitration, rules, durability
 
-extension CoordinatorCore {
-    func handleCommand(_ command: Command, from client: ConnectionID, into effects: inout [Effect]) {
+extension MatchCore {
+    func handleCommand(_ command: Command, from client: ConnectionID, organiser: String?,
+                       into effects: inout [Effect]) {
         let id = command.id
-        guard let session = clients[client], session.role == .organiser, let organiser = session.username else {
+        guard let organiser else {
             reject(id, Rejection(.forbidden, "Only organisers can change the gather; log in first."), to: client,
                    into: &effects)
             return
@@ -17,15 +18,14 @@ extension CoordinatorCore {
         let now = environment.now()
 
         do {
-            if let earlier = try store.reply(organiser: organiser, commandID: id) {
+            if let earlier = replies.reply(organiser: organiser, commandID: id) {
                 effects.append(.send(client, message(for: earlier, id: id)))
                 return
             }
             let outcome = try decide(command, organiser: organiser, now: now)
             switch outcome {
             case .rejected(let rejection):
-                try store.recordReply(.rejected(code: rejection.code, message: rejection.message, version: version),
-                                      organiser: organiser, commandID: id)
+                try recordRejection(rejection, organiser: organiser, commandID: id)
                 reject(id, rejection, to: client, into: &effects)
             case .applied(let next, let subjects, let kind, let described):
                 let entry = JournalEntry(version: version + 1, organiser: organiser, commandID: id, kind: kind,
@@ -40,8 +40,11 @@ extension CoordinatorCore {
             logger.error("command failed inside the server", metadata: [
                 "command.id": "\(LogText.escaped(id))", "client.id": "\(client)", "error": "\(error)",
             ])
-            sendError(.internalError, "The server could not save this change; nothing was applied. Try again.",
-                      id: id, to: client, into: &effects)
+            let sentence = (error as? StoreError)?.kind == .full
+                ? "The server's disk is full, so this change could not be saved; nothing was applied. "
+                    + "Tell whoever runs the server, then try again."
+                : "The server could not save this change; nothing was applied. Try again."
+            sendError(.internalError, sentence, id: id, to: client, into: &effects)
         }
     }
 
@@ -83,34 +86,6 @@ extension CoordinatorCore {
             let (sentence, pitch) = ActivitySentence.describe(decoded, before: state, after: next)
             return .applied(next, subjects: subjects, kind: decoded.kind, described: (sentence, pitch))
         }
-    }
-
-    /// Makes a change durable, then adopts it and publishes it. Nothing is adopted if the Store fails.
-    func commit(_ next: GatherState, entry: JournalEntry, into effects: inout [Effect]) throws {
-        try store.commit(before: state, after: next, entry: entry)
-        state = next
-        version = entry.version
-        arbiter.remember(entry)
-        effects.append(.publishSnapshot(version: version, state: state))
-        if version.isMultiple(of: environment.limits.pruneEvery) { pruneMemory() }
-    }
-
-    /// Keeps the journal and the stored replies to what exactly-once and arbitration need
-    /// (docs/PROTOCOL.md "Limits"): the last `journalKept` changes and each organiser's last
-    /// `repliesKeptPerOrganiser` answers. A failure only postpones it.
-    func pruneMemory() {
-        do {
-            try store.prune(journalKept: environment.limits.journalKept,
-                            repliesPerOrganiser: environment.limits.repliesKeptPerOrganiser)
-            arbiter.forget(before: version - environment.limits.journalKept + 1)
-        } catch {
-            logger.warning("could not prune the journal and replies; will try again", metadata: ["error": "\(error)"])
-        }
-    }
-
-    func reject(_ id: String, _ rejection: Rejection, to client: ConnectionID, into effects: inout [Effect]) {
-        tally.rejectionsByCode[rejection.code.rawValue, default: 0] += 1
-        effects.append(.send(client, .rejected(id: id, rejection: rejection, version: version)))
     }
 
     private func message(for reply: StoredReply, id: String) -> ServerMessage {

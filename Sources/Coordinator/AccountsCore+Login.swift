@@ -6,7 +6,7 @@ import Logging
 
 // MARK: - Accounts: register, login, resume, logout
 
-extension CoordinatorCore {
+extension AccountsCore {
     static let usernameLength = 3...32
     static let passwordLength = 8...128
 
@@ -141,8 +141,7 @@ extension CoordinatorCore {
     }
 
     private func grantSession(username: String, id: String?, to client: ConnectionID, into effects: inout [Effect]) throws {
-        for key in clients[client]?.attemptKeys ?? [] { attempts.succeeded(key) }
-        clients[client]?.attemptKeys = []
+        attemptSucceeded(client)
         let token = environment.newToken()
         let tokenHash = environment.hashToken(token)
         try store.insertSession(tokenHash: tokenHash, username: username, at: environment.now())
@@ -158,62 +157,39 @@ extension CoordinatorCore {
         try store.touchLastSeen(username: username, at: environment.now())
     }
 
-    /// Admits an attempt and counts it at once, under the address and under the username from
-    /// that address (never the username alone: a stranger who knows a name must not lock its
-    /// owner out from another phone). Refuses while either is locked, while this connection's
-    /// last attempt is still being checked, or while the password checks have no place for it;
-    /// that last refusal counts as a failed attempt of the address, so a flood locks itself out.
+    /// Admits an attempt (`SignInGate` counts it at once) or answers why not.
     func admitAttempt(username: String?, id: String?, from client: ConnectionID,
-                              into effects: inout [Effect]) -> Bool {
+                      into effects: inout [Effect]) -> Bool {
         guard let session = clients[client] else { return false }
-        let now = environment.now()
-        let keys = Self.attemptKeys(address: session.address, username: username)
-        var refusal: String?
-        if keys.contains(where: { attempts.refuses($0, now: now) }) {
-            refusal = "Too many failed attempts; wait a minute and try again."
-        } else if session.awaitingPassword {
-            refusal = "Still checking your last attempt; wait a moment."
-        } else if let full = passwordChecks.refusal(address: session.address, isClean: isClean) {
-            attempts.admit(keys[0], now: now)
-            attempts.failed(keys[0], now: now)
-            refusal = switch full {
-            case .busy: "The server is busy checking passwords; try again in a moment."
-            case .addressWaiting: "A password check from your address is already waiting; try again in a moment."
-            }
-        }
-        if let refusal {
+        let keys = SignInGate.keys(address: session.address, username: username)
+        if let refusal = gate.refusal(keys: keys, address: session.address, awaitingPassword: session.awaitingPassword,
+                                      now: environment.now()) {
             sendError(.rateLimited, refusal, id: id, to: client, into: &effects)
             return false
         }
-        for key in keys { attempts.admit(key, now: now) }
         clients[client]?.attemptKeys = keys
         return true
     }
 
-    static func attemptKeys(address: String, username: String?) -> [String] {
-        var keys = ["address:" + address]
-        if let username, !username.isEmpty, username.utf8.count <= 128 {
-            keys.append("user:" + username.lowercased() + "@" + address)
-        }
-        return keys
-    }
-
     /// The attempt was counted when it was admitted; a failure may now lock its keys.
     func failAttempt(_ code: ErrorCode, _ message: String, username: String?, id: String?, client: ConnectionID,
-                             into effects: inout [Effect]) {
-        let now = environment.now()
-        for key in clients[client]?.attemptKeys ?? [] { attempts.failed(key, now: now) }
+                     into effects: inout [Effect]) {
+        gate.failed(clients[client]?.attemptKeys ?? [], now: environment.now())
         clients[client]?.attemptKeys = []
         sendError(code, message, id: id, to: client, into: &effects)
+    }
+
+    /// The attempt succeeded: it does not count against the limit.
+    func attemptSucceeded(_ client: ConnectionID) {
+        gate.succeeded(clients[client]?.attemptKeys ?? [])
+        clients[client]?.attemptKeys = []
     }
 
     // MARK: - The KDF, two at a time (PasswordChecks says who waits)
 
     func requestPasswordCheck(_ work: Effect, into effects: inout [Effect]) {
         guard let client = work.passwordClient, let address = clients[client]?.address else { return }
-        var continuation = false
-        if case .hashPassword(let job) = work, job.purpose == .changePassword { continuation = true }
-        switch passwordChecks.admit(work, address: address, continuation: continuation, isClean: isClean) {
+        switch gate.request(work, address: address, now: environment.now()) {
         case .started(let started): effects.append(started)
         case .queued(let pushedOut?):
             // A clean address took the place of a check from an address that failed recently.
@@ -227,25 +203,14 @@ extension CoordinatorCore {
             // `admitAttempt` asked first; nothing changed since.
             assertionFailure("a password check admitted a moment ago was refused")
         }
-        tallyPasswordChecks()
+        gate.tallied(into: &tally)
     }
 
     func startNextPasswordCheck(into effects: inout [Effect]) {
-        if let next = passwordChecks.finished(stillConnected: { clients[$0] != nil }, isClean: isClean) {
+        if let next = gate.finished(stillConnected: { clients[$0] != nil }, now: environment.now()) {
             effects.append(next)
         }
-        tallyPasswordChecks()
-    }
-
-    /// An address is clean while none of its attempts failed within the window.
-    private func isClean(_ address: String) -> Bool {
-        !attempts.failedRecently(Self.attemptKeys(address: address, username: nil)[0], now: environment.now())
-    }
-
-    func tallyPasswordChecks() {
-        tally.passwordChecksPeak = passwordChecks.peak
-        tally.passwordChecksRunning = passwordChecks.running
-        tally.passwordChecksWaiting = passwordChecks.queue.count
+        gate.tallied(into: &tally)
     }
 
     func internalError(_ error: Error, id: String?, client: ConnectionID, into effects: inout [Effect]) {

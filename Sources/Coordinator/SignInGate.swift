@@ -1,0 +1,82 @@
+import GatherDelivery
+
+/// Who may try a password now, and whose KDF runs next: the attempt limits (per address, and per
+/// username from an address) and the bounded queue of password checks (`PasswordChecks`), as one
+/// value the accounts scope keeps. It decides; `AccountsCore` words the answers.
+struct SignInGate {
+    var attempts: AttemptLimiter
+    var checks = PasswordChecks()
+
+    /// The keys an attempt counts under: the address, and the username from that address (never
+    /// the username alone: a stranger who knows a name must not lock its owner out from another
+    /// phone).
+    static func keys(address: String, username: String?) -> [String] {
+        var keys = ["address:" + address]
+        if let username, !username.isEmpty, username.utf8.count <= 128 {
+            keys.append("user:" + username.lowercased() + "@" + address)
+        }
+        return keys
+    }
+
+    /// Admits an attempt and counts it at once under `keys`, or says why not: while a key is
+    /// locked, while the connection's last attempt is still being checked, or while the password
+    /// checks have no place for it — that last refusal counts as a failed attempt of the address,
+    /// so a flood locks itself out.
+    mutating func refusal(keys: [String], address: String, awaitingPassword: Bool, now: Int64) -> String? {
+        if keys.contains(where: { attempts.refuses($0, now: now) }) {
+            return "Too many failed attempts; wait a minute and try again."
+        }
+        if awaitingPassword { return "Still checking your last attempt; wait a moment." }
+        if let full = checks.refusal(address: address, isClean: { isClean($0, now: now) }) {
+            attempts.admit(keys[0], now: now)
+            attempts.failed(keys[0], now: now)
+            return switch full {
+            case .busy: "The server is busy checking passwords; try again in a moment."
+            case .addressWaiting: "A password check from your address is already waiting; try again in a moment."
+            }
+        }
+        for key in keys { attempts.admit(key, now: now) }
+        return nil
+    }
+
+    /// The attempt was counted when it was admitted; a failure may now lock its keys.
+    mutating func failed(_ keys: [String], now: Int64) {
+        for key in keys { attempts.failed(key, now: now) }
+    }
+
+    /// A success is taken back: it is not an attempt against the limit.
+    mutating func succeeded(_ keys: [String]) {
+        for key in keys { attempts.succeeded(key) }
+    }
+
+    /// A KDF run for `address`: started now, queued, or (never after `refusal` said yes) refused.
+    mutating func request(_ work: Effect, address: String, now: Int64) -> PasswordChecks.Admission {
+        var continuation = false
+        if case .hashPassword(let job) = work, job.purpose == .changePassword { continuation = true }
+        let clean = cleanliness(now: now)
+        return checks.admit(work, address: address, continuation: continuation, isClean: clean)
+    }
+
+    /// One check finished: the next to start, if any.
+    mutating func finished(stillConnected: (ConnectionID) -> Bool, now: Int64) -> Effect? {
+        let clean = cleanliness(now: now)
+        return checks.finished(stillConnected: stillConnected, isClean: clean)
+    }
+
+    /// An address is clean while none of its attempts failed within the window.
+    func isClean(_ address: String, now: Int64) -> Bool {
+        cleanliness(now: now)(address)
+    }
+
+    /// `isClean` over a copy of the attempts, for the checks to ask while they change.
+    private func cleanliness(now: Int64) -> (String) -> Bool {
+        { [attempts] address in !attempts.failedRecently(Self.keys(address: address, username: nil)[0], now: now) }
+    }
+
+    /// The password checks' gauges, for `/metrics`.
+    func tallied(into tally: inout DecisionTally) {
+        tally.passwordChecksPeak = checks.peak
+        tally.passwordChecksRunning = checks.running
+        tally.passwordChecksWaiting = checks.queue.count
+    }
+}
