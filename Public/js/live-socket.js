@@ -2,8 +2,12 @@
 // status the pages show ("connecting", "live", "reconnecting").
 
 export class LiveSocket {
-  constructor({ onMessage, onClose, onStatus }) {
-    Object.assign(this, { onMessage, onClose, onStatus });
+  /**
+   * `resumeQuery()` gives the query of each new connection: `?epoch=E&version=V` of the state
+   * held, so the server sends only the patches missed (or nothing), or "" for a snapshot.
+   */
+  constructor({ onMessage, onClose, onStatus, resumeQuery = () => "" }) {
+    Object.assign(this, { onMessage, onClose, onStatus, resumeQuery });
     this.socket = null;
     this.status = "connecting";
     this.attempt = 0;
@@ -15,7 +19,7 @@ export class LiveSocket {
     try {
       // The plain-HTTP spectator door has no TLS: its pages talk ws:// to the same host and port.
       const scheme = location.protocol === "https:" ? "wss" : "ws";
-      socket = new WebSocket(`${scheme}://${location.host}/live`, ["gather.v2"]);
+      socket = new WebSocket(`${scheme}://${location.host}/live${this.resumeQuery()}`, ["gather.v2"]);
     } catch (error) {
       this.scheduleReconnect();
       return;
@@ -31,7 +35,7 @@ export class LiveSocket {
     socket.onerror = () => socket.close();
   }
 
-  /// The server said welcome: the next drop starts the backoff afresh.
+  /** The server said welcome: the next drop starts the backoff afresh. */
   welcomed() {
     this.attempt = 0;
     this.setStatus("live");
@@ -61,6 +65,6 @@ export class LiveSocket {
     return false;
   }
 
-  /// Ends this connection; a new one starts, with a snapshot.
+  /** Ends this connection; a new one starts (resuming from the state held, if any). */
   drop() { if (this.socket) this.socket.close(); }
 }

@@ -22,6 +22,7 @@ export class LiveClient {
       onMessage: (text) => this.receive(text),
       onClose: () => this.session.dropped(),
       onStatus,
+      resumeQuery: () => this.cache.resumeQuery(),
     });
     this.cache = new StateCache(onChange);
     this.session = new Session({ send: (message) => this.socket.send(message), onSession });
@@ -57,12 +58,13 @@ export class LiveClient {
         this.socket.welcomed();
         // A relay is for following: nobody logs in there (it would answer tls_required).
         this.relay = message.relay === true;
+        this.cache.welcomed(message);
         this.session.welcomed({ resume: !this.relay });
         break;
       case "snapshot":
-        // Moved to a relay that is a moment behind: keep the newer state; its patches catch up.
-        if (this.relay && this.state && message.version < this.version) break;
-        this.cache.accept(message.state, message.version);
+        // Never back: not to an older version of the epoch held, nor to an epoch that started
+        // earlier; on a relay a moment behind, the newer state is kept and its patches catch up.
+        this.cache.snapshot(message, { relay: this.relay });
         break;
       case "link":
         // A relay lost (or found again) the venue: the state shown is the last it heard.

@@ -7,8 +7,11 @@
 /// presence and each pitch's newest tick. The Coordinator publishes a version before the `ack`
 /// it makes possible, so a sender always has version ≥ V no later than ack V.
 ///
-/// A connection's whole memory of the state is one version number: the frames are shared, so a
-/// stalled phone costs the same as a reading one.
+/// A connection's whole memory of the state is one version number (and the timeline it belongs
+/// to): the frames are shared, so a stalled phone costs the same as a reading one.
+///
+/// A gather.v2 client that reconnects saying which version it holds (`CatchUp`) is, once
+/// greeted, treated as holding that version: it is sent the patches after it, or nothing.
 struct Outbox {
     enum Next: Equatable {
         case frame(SharedFrame)
@@ -31,8 +34,13 @@ struct Outbox {
     private(set) var greeted = false
     private var replies: [SharedFrame] = []
     private var replyHead = 0
-    /// The state version this connection has been sent (snapshot or patches).
+    /// The state version this connection has been sent (snapshot or patches), or holds.
     private(set) var sentVersion = Int.min
+    /// The `SharedState.timeline` of `sentVersion` (0: none yet).
+    private(set) var sentTimeline = 0
+    /// While catching up, the version the catch-up reaches: patches until then, however far the
+    /// connection is behind.
+    private(set) var catchingUpThrough = Int.min
     private var sentTickSerials: [Int: Int] = [:]
     private var sentPresenceSerial = 0
 
@@ -45,10 +53,28 @@ struct Outbox {
 
     /// The ticks already published are history to a new connection: its snapshot carries each
     /// running timer's `endsAt`, and a stopped timer's last tick would only mislead it.
-    mutating func greet(_ frame: SharedFrame, shared: SharedFrames) {
-        guard !greeted, greeting == nil else { return }
+    /// `resume` is where a reconnecting gather.v2 client says it is; the decision is taken now,
+    /// against the state the greeting goes out with, and is undone by itself (a snapshot) when
+    /// the patches it needs leave the window or the epoch changes before they are written.
+    @discardableResult
+    mutating func greet(_ frame: SharedFrame, shared: SharedFrames, resume: ResumePoint? = nil) -> CatchUp {
+        guard !greeted, greeting == nil else { return .snapshot }
         greeting = frame
         sentTickSerials = shared.ticks.mapValues(\.serial)
+        guard readsPatches, let state = shared.state else { return .snapshot }
+        let decision = CatchUp.decide(resume, state: state, window: shared.window)
+        switch decision {
+        case .snapshot:
+            break
+        case .upToDate(let version):
+            sentVersion = version
+            sentTimeline = state.timeline
+        case .patches(let after, let through):
+            sentVersion = after
+            sentTimeline = state.timeline
+            catchingUpThrough = through
+        }
+        return decision
     }
 
     /// False when the queue is full: the caller closes the connection.
@@ -71,12 +97,16 @@ struct Outbox {
             return .frame(greeting)
         }
         guard greeted else { return .nothing }
-        if let state = shared.state, state.version > sentVersion {
-            if readsPatches, sentVersion != .min, let patch = shared.patch(to: sentVersion + 1) {
+        if let state = shared.state, state.timeline != sentTimeline || state.version > sentVersion {
+            if readsPatches, state.timeline == sentTimeline, sentVersion != .min,
+               state.version - sentVersion <= SharedFrames.patchWindow || sentVersion < catchingUpThrough,
+               let patch = shared.patch(to: sentVersion + 1) {
                 sentVersion += 1
                 return .frame(patch)
             }
             sentVersion = state.version
+            sentTimeline = state.timeline
+            catchingUpThrough = .min
             return .frame(readsPatches ? state.v2Snapshot : state.v1Snapshot)
         }
         if replyHead < replies.count {

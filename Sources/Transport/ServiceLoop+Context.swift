@@ -87,7 +87,7 @@ extension ServiceLoop {
     /// `LWS_CALLBACK_OPENSSL_LOAD_EXTRA_SERVER_VERIFY_CERTS`, while the TLS vhost is being made:
     /// a setting OpenSSL refuses is stashed for `addVhosts` and fails the vhost (non-zero).
     func hardenTLS(_ sslContext: OpaquePointer) -> Int32 {
-        assertOnServiceThread()
+        preconditionOnServiceThread()
         do {
             try TLSPolicy.harden(sslContext)
             return 0

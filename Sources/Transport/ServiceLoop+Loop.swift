@@ -11,17 +11,15 @@ extension ServiceLoop {
     /// On the event library (epoll), `lws_service` runs the whole loop and returns once the
     /// context is destroyed from inside it; on poll() it is one wake-up per call.
     func run() {
-        assertOnServiceThread()
+        preconditionOnServiceThread()
         guard let context else { return }
         // lws 4.1 ignores lws_service's timeout and sleeps until its next timer: this one wakes
         // the loop every second for pings, stalled readers, metrics and the shutdown deadline.
         let upkeepTimer = LoopTimer()
         self.upkeepTimer = upkeepTimer
         upkeepTimer.attach(context) { [unowned self, unowned upkeepTimer] in
-            assertOnServiceThread("upkeep")
             let now = DispatchTime.now().uptimeNanoseconds
             upkeep(now: now)
-            fanOut.publish(to: server.fanOut)
             if !finishIfDrained(now: now) { upkeepTimer.schedule(afterMicroseconds: 1_000_000) }
         }
         upkeepTimer.schedule(afterMicroseconds: 1_000_000)
@@ -43,7 +41,7 @@ extension ServiceLoop {
     /// The last phone of a shutdown has gone: end on the loop's next turn, outside this
     /// connection's callback, instead of at the next once-a-second upkeep.
     func drainedConnectionClosed() {
-        guard draining, connections.isEmpty else { return }
+        guard live.draining, live.connections.isEmpty else { return }
         upkeepTimer?.schedule(afterMicroseconds: 1)
     }
 
@@ -51,9 +49,9 @@ extension ServiceLoop {
     /// returns whether it did.
     @discardableResult
     func finishIfDrained(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
-        guard draining, !serviceFinished else { return false }
+        guard live.draining, !serviceFinished else { return false }
         if drainDeadline == nil { drainDeadline = now + Self.drainNanoseconds }
-        guard connections.isEmpty || now > drainDeadline! else { return false }
+        guard live.connections.isEmpty || now > drainDeadline! else { return false }
         serviceFinished = true
         if usesEventLibrary {
             // Nobody may wake a context that is going away.

@@ -5,37 +5,26 @@ import GatherDelivery
 import GatherLWS
 import Logging
 
-/// Everything the lws service thread owns: the context, every connection, the shared frames.
-/// Made on that thread by `LiveServer.start()` and never handed to another (it is not
-/// `Sendable`); other threads reach it only through its `LiveServer` handle's locked hand-off.
-/// Every lws callback comes in through one of its entry points, which check the thread in debug
-/// builds, as swift-nio's `NIOLoopBound` does.
+/// Everything the lws service thread owns: the context and its listeners, and the three parts
+/// every callback is handed to — `Admission` (who may connect), `HTTPResponder` (plain HTTP) and
+/// `LiveConnections` (the WebSockets at `/live`), each owning its own state. Made on that thread
+/// by `LiveServer.start()` and never handed to another (it is not `Sendable`); other threads
+/// reach it only through its `LiveServer` handle's locked hand-off. Every entry point checks the
+/// thread with a `precondition`, in release builds too, as swift-nio's `NIOLoopBound` does.
 final class ServiceLoop {
     /// The handle: configuration, the hand-off, the source, the published metrics.
     let server: LiveServer
     let configuration: TransportConfiguration
     let logger: Logger
-    var source: any TransportSource { server.source }
     /// The thread that made this loop: the only one that may touch it.
     private let owner = pthread_self()
 
+    var admission: Admission<OpaquePointer>
+    let http: HTTPResponder
+    let live: LiveConnections
+    let refusals: RefusalLog
+
     var context: OpaquePointer?
-    var connections: [UInt64: LiveConnection] = [:]
-    /// Open WebSocket connections per peer address, for the per-address cap.
-    var connectionsByAddress: [String: Int] = [:]
-    /// Every open TCP connection's peer, from accept to destruction, and the count per address.
-    var acceptedPeers: [OpaquePointer: String] = [:]
-    var tcpConnectionsByAddress: [String: Int] = [:]
-    var refusedAtAccept = 0
-    var shared = SharedFrames()
-    /// When the current shared state version was handed over, for the fan-out histogram.
-    var statePublishedAt: UInt64 = 0
-    var tickSerial = 0
-    var presenceSerial = 0
-    var nextConnectionNumber: UInt64 = 0
-    var httpBodies: [OpaquePointer: [UInt8]] = [:]
-    var fanOut = FanOutCounter()
-    var draining = false
     /// The once-a-second sweep (set while the loop runs).
     var upkeepTimer: LoopTimer?
     /// When a shutdown stops waiting for phones to take their close frames.
@@ -44,51 +33,45 @@ final class ServiceLoop {
     var usesEventLibrary = false
     /// The poll loop's exit flag (the event library's loop ends by destroying the context).
     var serviceFinished = false
-    /// Each address's message budget, shared by its connections.
-    var addressBudgets: [String: TokenBucket] = [:]
-    /// Repeated refusals are counted, not logged one by one.
-    var logThrottle = LogThrottle()
-    /// TCP connections whose request headers have not all arrived, since when (TLS included).
-    var awaitingHeaders: [OpaquePointer: UInt64] = [:]
-    /// Bytes held in partly received messages, across every connection.
-    var partialMessageBytes = 0
     /// What the context's creation info points into; freed with the loop, after the context.
     let storage = LWSContextStorage()
-    /// The TLS listener's bound port, where the spectator door sends organisers (0: none).
-    var tlsPort = 0
     /// The plain-HTTP listener for spectators, when there is one.
     var spectatorVhost: OpaquePointer?
     /// The WebSocket protocols (gather.v2, gather.v1), to wake every connection of each.
     var liveProtocols: [UnsafePointer<lws_protocols>] = []
     /// Why OpenSSL refused the TLS listener's settings, stashed by the lws callback that applies them.
     var tlsSetupFailure: TLSPolicy.Failure?
-    /// The ping's payload is not empty on purpose: lws 4.1 does not report an empty pong
-    /// (`LWS_CALLBACK_RECEIVE_PONG`), and the echo is how `KeepAlive` hears the peer.
-    let pingFrame = SharedFrame(Array("alive?".utf8))
 
     init(server: LiveServer) {
         self.server = server
         configuration = server.configuration
         logger = server.logger
+        refusals = RefusalLog(logger: server.logger)
+        admission = Admission(server.configuration)
+        http = HTTPResponder(configuration: server.configuration)
+        live = LiveConnections(configuration: server.configuration, source: server.source, refusals: refusals,
+                               metrics: server.fanOut)
+        http.beforeDynamicRoute = { [unowned live, unowned server] in live.fanOut.publish(to: server.fanOut) }
     }
 
-    /// Debug builds stop at once when another thread reaches in.
+    /// Stops the process at once when another thread reaches in (release builds too): a data
+    /// race here would corrupt connection state quietly.
     @inline(__always)
-    func assertOnServiceThread(_ function: StaticString = #function) {
-        assert(pthread_equal(owner, pthread_self()) != 0,
-               "ServiceLoop.\(function) called off the lws service thread that owns it")
+    func preconditionOnServiceThread(_ function: StaticString = #function) {
+        precondition(pthread_equal(owner, pthread_self()) != 0,
+                     "ServiceLoop.\(function) called off the lws service thread that owns it")
     }
 
-    /// Logs a refusal, unless lines of its kind from that address are being counted instead.
-    func noteRefusal(_ what: String, address: String, _ message: Logger.Message, metadata: Logger.Metadata = [:]) {
-        let key = LogText.escaped(address)
-        guard logThrottle.admit(what, key: key, now: DispatchTime.now().uptimeNanoseconds) else { return }
-        var metadata = metadata
-        metadata["net.peer"] = "\(key)"
-        logger.notice(message, metadata: metadata)
+    /// The listener a connection came through: the plain-HTTP spectator vhost, or TLS.
+    func door(of wsi: OpaquePointer) -> Door {
+        guard let spectatorVhost, lws_get_vhost(wsi) == spectatorVhost else { return .tls }
+        return .spectator
     }
 
-    func setConnectionCount(_ count: Int) { server.shared.withLock { $0.openConnections = count } }
+    func publishConnectionCount() {
+        let count = live.connections.count
+        server.shared.withLock { $0.openConnections = count }
+    }
 
     /// Takes what other threads queued.
     func takeHandOff() -> (deliveries: [(delivery: Delivery, at: UInt64)], stopping: Bool) {
@@ -100,11 +83,11 @@ final class ServiceLoop {
 
     /// Creates the context and its listeners, and makes the context reachable by the handle.
     func open() throws -> ListeningPorts {
-        assertOnServiceThread()
+        preconditionOnServiceThread()
         let created = try makeContext()
         context = created.context
         spectatorVhost = created.spectatorVhost
-        tlsPort = created.tlsPort ?? 0
+        http.tlsPort = created.tlsPort ?? 0
         usesEventLibrary = created.usesEventLibrary
         let wakeable = WakeableContext(created.context)
         server.shared.withLock { state in
@@ -118,38 +101,3 @@ final class ServiceLoop {
 /// Only its own thread may hold a `ServiceLoop` (as hummingbird marks its loop-bound types).
 @available(*, unavailable)
 extension ServiceLoop: Sendable {}
-
-/// Keeps one connection's state on the service thread.
-final class LiveConnection {
-    let id: ConnectionID
-    let wsi: OpaquePointer
-    let wire: WireProtocol
-    let door: Door
-    let remoteAddress: String
-    var outbox: Outbox
-    var incoming: [UInt8] = []
-    var closing: (code: UInt16, reason: String)?
-    /// Since when `upkeep` has seen it with something to write and no writable turn since.
-    var waitingSince: UInt64?
-    var keepAlive: KeepAlive
-    /// Its tokens and its backlog waiting for the source.
-    var budget: ConnectionBudget
-    /// A ping goes out on the next writable callback, before any other frame.
-    var pingDue = false
-    let openedAt = DispatchTime.now().uptimeNanoseconds
-
-    init(id: ConnectionID, wsi: OpaquePointer, wire: WireProtocol, door: Door, remoteAddress: String, replyLimit: Int,
-         pingIntervalSeconds: Int, limits: MessageLimits) {
-        self.id = id
-        self.wsi = wsi
-        self.wire = wire
-        self.door = door
-        self.remoteAddress = remoteAddress
-        outbox = Outbox(replyLimit: replyLimit, readsPatches: wire == .v2)
-        keepAlive = KeepAlive(intervalSeconds: pingIntervalSeconds, now: DispatchTime.now().uptimeNanoseconds)
-        budget = ConnectionBudget(limits: limits, now: Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000))
-    }
-}
-
-@available(*, unavailable)
-extension LiveConnection: Sendable {}
