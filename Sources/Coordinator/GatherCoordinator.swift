@@ -161,14 +161,15 @@ public final class GatherCoordinator: TransportSource, @unchecked Sendable {
         for effect in effects {
             switch effect {
             case .greet(let client, let message):
-                deliveries.append(.greet(client, MessagePresenter.bytes(message)))
+                deliveries.append(.greet(client, MessagePresenter.greeting(message, epoch: environment.epoch)))
             case .send(let client, let message):
                 if case .session(let grant) = message {
                     lanes.withLock { $0.lanes.setOrganiser(client, grant != nil) }
                 }
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
             case .publishSnapshot(let version, let state):
-                let rendered = StateRenderer.render(version: version, state: state, now: now, after: lastRendering)
+                let rendered = StateRenderer.render(version: version, state: state, now: now, after: lastRendering,
+                                                    epoch: environment.epoch)
                 lastRendering = rendered.rendering
                 deliveries.append(.publishState(rendered.frames))
                 exports.follow(state)

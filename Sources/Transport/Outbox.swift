@@ -33,6 +33,8 @@ struct Outbox {
     private var replyHead = 0
     /// The state version this connection has been sent (snapshot or patches).
     private(set) var sentVersion = Int.min
+    /// The epoch of `sentVersion`: a state of another epoch is sent whole, whatever its version.
+    private(set) var sentEpoch: String?
     private var sentTickSerials: [Int: Int] = [:]
     private var sentPresenceSerial = 0
 
@@ -71,12 +73,13 @@ struct Outbox {
             return .frame(greeting)
         }
         guard greeted else { return .nothing }
-        if let state = shared.state, state.version > sentVersion {
-            if readsPatches, sentVersion != .min, let patch = shared.patch(to: sentVersion + 1) {
+        if let state = shared.state, state.version > sentVersion || state.epoch != sentEpoch {
+            if readsPatches, sentVersion != .min, state.epoch == sentEpoch, let patch = shared.patch(to: sentVersion + 1) {
                 sentVersion += 1
                 return .frame(patch)
             }
             sentVersion = state.version
+            sentEpoch = state.epoch
             return .frame(readsPatches ? state.v2Snapshot : state.v1Snapshot)
         }
         if replyHead < replies.count {

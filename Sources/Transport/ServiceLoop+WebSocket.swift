@@ -297,9 +297,11 @@ extension ServiceLoop {
                 }
                 lws_callback_on_writable(connection.wsi)
             case .publishState(let frames):
-                guard frames.version > shared.state?.version ?? Int.min else { continue }
+                // Within an epoch a version never goes back; a new epoch (the source decided it is
+                // later) replaces the state whatever its versions.
+                guard frames.epoch != shared.state?.epoch || frames.version > shared.state?.version ?? Int.min else { continue }
                 shared.publish(SharedState(version: frames.version, v1Snapshot: SharedFrame(frames.v1Snapshot),
-                                           v2Snapshot: SharedFrame(frames.v2Snapshot)),
+                                           v2Snapshot: SharedFrame(frames.v2Snapshot), epoch: frames.epoch),
                                patch: frames.v2Patch.map(SharedFrame.init))
                 statePublishedAt = handedOverAt
                 sharedChanged = true

@@ -40,4 +40,6 @@ struct SharedState {
     var version: Int
     var v1Snapshot: SharedFrame
     var v2Snapshot: SharedFrame
+    /// The source's timeline (`StateFrames.epoch`): versions compare only within one.
+    var epoch: String? = nil
 }
