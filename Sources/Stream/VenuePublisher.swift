@@ -2,6 +2,9 @@ import CNats
 import Dispatch
 import Foundation
 import GatherDelivery
+import GatherModel
+import GatherPresenters
+import GatherSecurity
 import Logging
 import Synchronization
 
@@ -16,6 +19,9 @@ public final class VenuePublisher: @unchecked Sendable {
     }
 
     public let venue: VenueName
+    /// This run of the venue: in every message id, every heartbeat, every signature.
+    public let epoch: StreamEpoch
+    private let signingKey: Ed25519PrivateKey
     private let queue = DispatchQueue(label: "gather.stream.publish", qos: .utility)
     private let logger: Logger
     private var link: NATSLink!
@@ -48,9 +54,11 @@ public final class VenuePublisher: @unchecked Sendable {
 
     /// `onRemoteWatchers` is called (on the publisher's queue) when the sum of the relays'
     /// spectators changes.
-    public init(endpoint: NATSEndpoint, venue: VenueName, logger: Logger,
-                onRemoteWatchers: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(endpoint: NATSEndpoint, venue: VenueName, epoch: StreamEpoch, signingKey: Ed25519PrivateKey,
+                logger: Logger, onRemoteWatchers: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.venue = venue
+        self.epoch = epoch
+        self.signingKey = signingKey
         var logger = logger
         logger[metadataKey: "stream.venue"] = "\(venue)"
         self.logger = logger
@@ -140,10 +148,7 @@ public final class VenuePublisher: @unchecked Sendable {
         guard let handles = link.handles else { return false }
         switch publication {
         case .tick(let bytes):
-            let status = bytes.withUnsafeBufferPointer {
-                natsConnection_Publish(handles.connection, venue.ticksSubject, $0.baseAddress, Int32($0.count))
-            }
-            if status == NATS_OK { lastPublishedAt = .now() }
+            if publishTick(bytes, connection: handles.connection) { lastPublishedAt = .now() }
             return true  // a lost tick is replaced by the next one
         case .snapshot(let version, let bytes):
             return publishState(bytes, version: version, rollup: true, jetStream: handles.jetStream)
@@ -152,16 +157,40 @@ public final class VenuePublisher: @unchecked Sendable {
         }
     }
 
-    private func publishState(_ bytes: [UInt8], version: Int, rollup: Bool, jetStream: OpaquePointer) -> Bool {
+    /// A signed message on `subject`, or nil when libnats or OpenSSL could not make one (never
+    /// published unsigned: a relay would drop it anyway).
+    private func signedMessage(_ bytes: [UInt8], subject: String) -> OpaquePointer? {
+        let signature: String
+        do {
+            signature = try StreamSignature.sign(bytes, epoch: epoch.id, key: signingKey)
+        } catch {
+            logger.error("cannot sign a message of the stream", metadata: ["error": "\(error)"])
+            return nil
+        }
         var message: OpaquePointer?
         let made = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                natsMsg_Create(&message, venue.stateSubject, nil, $0, Int32(buffer.count))
-            }
+            natsMsg_Create(&message, subject, nil, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                           Int32(buffer.count))
         }
-        guard made == NATS_OK, let message else { return false }
+        guard made == NATS_OK, let message else { return nil }
+        guard natsMsgHeader_Set(message, StreamSignature.header, signature) == NATS_OK else {
+            natsMsg_Destroy(message)
+            return nil
+        }
+        return message
+    }
+
+    /// Core NATS on the ticks subject, signed; true when libnats took it.
+    private func publishTick(_ bytes: [UInt8], connection: OpaquePointer) -> Bool {
+        guard let message = signedMessage(bytes, subject: venue.ticksSubject) else { return false }
         defer { natsMsg_Destroy(message) }
-        if rollup { _ = natsMsgHeader_Set(message, "Nats-Rollup", "sub") }
+        return natsConnection_PublishMsg(connection, message) == NATS_OK
+    }
+
+    private func publishState(_ bytes: [UInt8], version: Int, rollup: Bool, jetStream: OpaquePointer) -> Bool {
+        guard let message = signedMessage(bytes, subject: venue.stateSubject) else { return false }
+        defer { natsMsg_Destroy(message) }
+        if rollup, natsMsgHeader_Set(message, "Nats-Rollup", "sub") != NATS_OK { return false }
         var options = jsPubOptions()
         jsPubOptions_Init(&options)
         options.MaxWait = 2_000
@@ -169,7 +198,7 @@ public final class VenuePublisher: @unchecked Sendable {
         var ack: UnsafeMutablePointer<jsPubAck>?
         let status: natsStatus = rollup
             ? js_PublishMsg(&ack, jetStream, message, &options, &errorCode)
-            : "\(venue).\(version)".withCString { id in
+            : "\(venue).\(epoch.id).\(version)".withCString { id in
                 options.MsgId = id
                 return js_PublishMsg(&ack, jetStream, message, &options, &errorCode)
             }
@@ -233,10 +262,7 @@ public final class VenuePublisher: @unchecked Sendable {
               let handles = link.handles
         else { return }
         let version = shared.withLock { $0.publishedVersion }
-        let bytes = Array("{\"type\":\"heartbeat\",\"version\":\(version.map(String.init) ?? "null")}".utf8)
-        _ = bytes.withUnsafeBufferPointer {
-            natsConnection_Publish(handles.connection, venue.ticksSubject, $0.baseAddress, Int32($0.count))
-        }
+        _ = publishTick(Self.heartbeat(version: version, epoch: epoch), connection: handles.connection)
         lastPublishedAt = .now()
     }
 
@@ -275,6 +301,13 @@ public final class VenuePublisher: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// `{"type":"heartbeat","version":V,"epoch":E,"epochStartedAt":T}`: a relay that missed a
+    /// version, or the venue's restart, learns it from this.
+    static func heartbeat(version: Int?, epoch: StreamEpoch) -> [UInt8] {
+        JSONWriter.bytes(["type": "heartbeat", "version": version.map { .int($0) } ?? .null, "epoch": .string(epoch.id),
+                          "epochStartedAt": .int(Int(epoch.startedAt))])
     }
 
     static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
