@@ -2,6 +2,7 @@
 venue is a new epoch, its key is made once and kept, a relay needs that key to start, and a
 running relay follows a venue restored from a backup (lower versions, a new epoch) at once.
 Real `gather serve`, `gather backup`, `nats-server` and `gather relay`."""
+import asyncio
 import base64
 import glob
 import os
@@ -60,37 +61,33 @@ def test_a_running_relay_follows_a_venue_restored_from_a_backup_at_once():
         server = venue_server(broker.url)
         relay = RelayProcess(broker.url)
         with running(server, relay):
-            async def before():
+            async def scenario():
                 ann = await signed_in(server, "ann", subprotocols=V2)
                 for name in ("Ann", "Ben"):
                     assert (await ann.command({"kind": "addPlayer", "name": name}))["type"] == "ack"
                 await ann.close()
-            run(before())
-            backup = os.path.join(os.path.dirname(server.data_dir), "backup.sqlite")
-            result = subprocess.run([BINARY, "backup", backup, "--data-dir", server.data_dir],
-                                    capture_output=True, text=True, timeout=30)
-            assert result.returncode == 0, result.stderr
-            restored_version = server.health()["version"]
+                backup = os.path.join(os.path.dirname(server.data_dir), "backup.sqlite")
+                result = await asyncio.to_thread(subprocess.run, [BINARY, "backup", backup, "--data-dir", server.data_dir],
+                                                 capture_output=True, text=True, timeout=30)
+                assert result.returncode == 0, result.stderr
+                restored_version = server.health()["version"]
 
-            async def later():
-                ann = await signed_in(server, "ann", subprotocols=V2)
+                bob = await signed_in(server, "bob", subprotocols=V2)
                 for name in ("Cat", "Dan", "Eve", "Fay"):
-                    assert (await ann.command({"kind": "addPlayer", "name": name}))["type"] == "ack"
+                    assert (await bob.command({"kind": "addPlayer", "name": name}))["type"] == "ack"
                 follower = await relay_follower(relay)
-                await follower.wait_snapshot(ann.version, timeout=10)
-                await ann.close()
-                return follower, ann.version
-            follower, later_version = run(later())
-            assert later_version > restored_version
-            old_epoch = server.health()["epoch"]
+                await follower.wait_snapshot(bob.version, timeout=10)
+                later_version = bob.version
+                await bob.close()
+                assert later_version > restored_version
+                old_epoch = server.health()["epoch"]
 
-            server.stop()
-            restore(server, backup)
-            server.start()
-            new = server.health()
-            assert new["version"] < later_version and new["epoch"] != old_epoch
+                await asyncio.to_thread(server.stop)
+                restore(server, backup)
+                await asyncio.to_thread(server.start)
+                new = server.health()
+                assert new["version"] < later_version and new["epoch"] != old_epoch
 
-            async def after():
                 # The follower that held the later version of the old epoch gets the restored state.
                 snapshot = await follower.until(lambda m: m["type"] == "snapshot" and m.get("epoch") == new["epoch"], 15)
                 door = await Live.connect(server, subprotocols=V2)
@@ -99,18 +96,18 @@ def test_a_running_relay_follows_a_venue_restored_from_a_backup_at_once():
                 assert follower.snapshot == door.snapshot
                 assert [p["name"] for p in follower.snapshot["players"]] == ["Ann", "Ben"]
                 # And it goes on following the new epoch.
-                ann = await signed_in(server, "ann", subprotocols=V2)
-                assert (await ann.command({"kind": "addPlayer", "name": "Gil"}))["type"] == "ack"
-                await follower.wait_snapshot(ann.version, timeout=10)
-                assert follower.snapshot == ann.snapshot
-                health = relay.health()
-                assert health["version"] == ann.version and health["epoch"] == new["epoch"]
+                cy = await signed_in(server, "cyd", subprotocols=V2)
+                assert (await cy.command({"kind": "addPlayer", "name": "Gil"}))["type"] == "ack"
+                await follower.wait_snapshot(cy.version, timeout=10)
+                assert follower.snapshot == cy.snapshot
+                await wait_for(lambda: relay.health()["version"] == cy.version, 5, "the relay's version")
+                assert relay.health()["epoch"] == new["epoch"]
                 # A new follower of the relay starts in the new epoch too.
                 late = await relay_follower(relay)
-                assert late.messages[0]["epoch"] == new["epoch"] and late.snapshot == ann.snapshot
-                for client in (follower, door, ann, late):
+                assert late.messages[0]["epoch"] == new["epoch"] and late.snapshot == cy.snapshot
+                for client in (follower, door, cy, late):
                     await client.close()
-            run(after())
+            run(scenario())
             assert relay.process.poll() is None
 
 
