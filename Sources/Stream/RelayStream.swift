@@ -211,7 +211,6 @@ public final class RelayStream: TransportSource, Sendable {
 
     private func perform(_ actions: [StreamFollower.Action]) {
         var deliveries: [Delivery] = []
-        let spectators = local.value.spectators.sorted()
         for action in actions {
             switch action {
             case .announce(let frames):
@@ -233,19 +232,19 @@ public final class RelayStream: TransportSource, Sendable {
             case .linkLost(let sinceMs):
                 logger.warning("the venue went quiet", metadata: ["relay.last_heard_ms": "\(sinceMs)"])
                 let bytes = RelayReplies.link(live: false, sinceMs: sinceMs)
-                deliveries += spectators.map { .send($0, bytes) }
+                deliveries += local.value.spectators.sorted().map { .send($0, bytes) }
             case .linkRestored:
                 logger.notice("hearing the venue again")
                 let bytes = RelayReplies.link(live: true, sinceMs: nil)
-                deliveries += spectators.map { .send($0, bytes) }
+                deliveries += local.value.spectators.sorted().map { .send($0, bytes) }
             }
         }
-        let follower = local.value.follower
+        let (announced, lastHeardMs, dropped) = local.withValue { ($0.follower.announced, $0.follower.lastHeardMs, $0.follower.dropped) }
         health.withLock { health in
-            health.version = follower.announced?.version
-            health.epoch = follower.announced?.epoch.id
-            health.lastHeardMs = follower.lastHeardMs
-            health.dropped = follower.dropped
+            health.version = announced?.version
+            health.epoch = announced?.epoch.id
+            health.lastHeardMs = lastHeardMs
+            health.dropped = dropped
         }
         if !deliveries.isEmpty { deliver(deliveries) }
         if local.value.replayWanted { replay() }
