@@ -50,7 +50,8 @@ let package = Package(
 
         // MARK: - The venue stream on NATS (publisher, relay follower)
         .target(name: "GatherStream", dependencies: [
-            "CNats", "GatherDelivery", "GatherModel", "GatherPresenters", .product(name: "Logging", package: "swift-log"),
+            "CNats", "GatherDelivery", "GatherModel", "GatherPresenters", "GatherSecurity",
+            .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Stream"),
 
         // MARK: - OpenSSL services
@@ -85,7 +86,8 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: [
             "GatherTransport", "GatherDelivery", "GatherLWS", "CLibWebSockets", "COpenSSL", "GatherCertificates",
         ], path: "Tests/TransportTests"),
-        .testTarget(name: "StreamTests", dependencies: ["GatherStream", "GatherDelivery", "GatherModel", "GatherPresenters"],
+        .testTarget(name: "StreamTests", dependencies: ["GatherStream", "GatherDelivery", "GatherModel", "GatherPresenters",
+                                                         "GatherSecurity"],
                     path: "Tests/StreamTests"),
         .testTarget(name: "SecurityTests", dependencies: ["GatherSecurity"], path: "Tests/SecurityTests"),
         .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity", "COpenSSL"], path: "Tests/CertificatesTests"),

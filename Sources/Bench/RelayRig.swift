@@ -38,9 +38,11 @@ final class RelayRig {
             venueTarget = ServerTarget(port: try venue.start(), caPath: venue.caPath)
             self.venue = venue
             let certificates = venue.workDirectory.appendingPathComponent("certs")
+            // Relays believe only what the venue signed: they are given its public key.
+            guard let venueKey = Self.venueKey(venueTarget) else { throw BenchError("the venue's /healthz has no venueKey") }
             for number in 1...count {
                 var arguments = ["relay", "--host", "127.0.0.1", "--port", "0", "--public", publicDirectory,
-                                 "--nats", natsURL, "--venue", Self.venue, "--relay-id", "bench-\(number)",
+                                 "--nats", natsURL, "--venue", Self.venue, "--venue-key", venueKey, "--relay-id", "bench-\(number)",
                                  "--log-level", "warning", "--max-connections", "\(max(20_000, maximumFollowers + 100))"]
                 if tls {
                     arguments += ["--tls-cert", certificates.appendingPathComponent("server.pem").path,
@@ -74,6 +76,12 @@ final class RelayRig {
             usleep(100_000)
         }
         return false
+    }
+
+    private static func venueKey(_ target: ServerTarget) -> String? {
+        guard let (_, data) = runCurl(["--max-time", "10", "--cacert", target.caPath,
+                                       "https://127.0.0.1:\(target.port)/healthz"]) else { return nil }
+        return ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["venueKey"] as? String
     }
 
     private static func healthVersion(_ target: ServerTarget) -> Int? {

@@ -1,4 +1,5 @@
 import Foundation
+import GatherPresenters
 
 /// Everything the core takes from the outside world, injected so tests are deterministic:
 /// a test clock instead of the wall clock, counters instead of random ids.
@@ -21,6 +22,8 @@ public struct CoordinatorEnvironment: Sendable {
     /// A new random invite code, for the first start and `rotateInvite`.
     public var newInviteCode: @Sendable () -> String
     public var limits: Limits
+    /// This run of the server, stamped on `welcome` and every gather.v2 snapshot; nil in tests.
+    public var epoch: StreamEpoch? = nil
 
     public init(now: @escaping @Sendable () -> Int64, newGatherID: @escaping @Sendable () -> String,
                 newToken: @escaping @Sendable () -> String, hashToken: @escaping @Sendable (String) -> String,

@@ -183,7 +183,7 @@ public final class GatherCoordinator: TransportSource, Sendable {
         for effect in effects {
             switch effect {
             case .greet(let client, let message):
-                deliveries.append(.greet(client, MessagePresenter.bytes(message)))
+                deliveries.append(.greet(client, MessagePresenter.greeting(message, epoch: environment.epoch)))
             case .send(let client, let message):
                 if case .session(let grant) = message {
                     lanes.withLock { $0.lanes.setOrganiser(client, grant != nil) }
@@ -191,7 +191,7 @@ public final class GatherCoordinator: TransportSource, Sendable {
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
             case .publishSnapshot(let version, let state):
                 let rendered = StateRenderer.render(version: version, state: state, now: now,
-                                                    after: confined.value.lastRendering)
+                                                    after: confined.value.lastRendering, epoch: environment.epoch)
                 confined.value.lastRendering = rendered.rendering
                 deliveries.append(.publishState(rendered.frames))
                 exports.follow(state)

@@ -47,8 +47,23 @@ public enum MessagePresenter {
         }
     }
 
-    /// A `snapshot` around a `state` object already rendered (the renderer keeps the v2 one).
-    public static func snapshot(version: Int, state: JSONValue) -> JSONValue {
-        ["type": "snapshot", "version": .int(version), "state": state]
+    /// A `snapshot` around a `state` object already rendered (the renderer keeps the v2 one),
+    /// with the epoch it belongs to when there is one.
+    public static func snapshot(version: Int, state: JSONValue, epoch: StreamEpoch? = nil) -> JSONValue {
+        stamped(["type": "snapshot", "version": .int(version), "state": state], epoch)
+    }
+
+    /// A connection's first frame: `welcome` carries the epoch of the versions that follow it.
+    public static func greeting(_ message: ServerMessage, epoch: StreamEpoch?) -> [UInt8] {
+        guard case .welcome = message else { return bytes(message) }
+        return JSONWriter.bytes(stamped(json(message), epoch))
+    }
+
+    /// `value` with `epoch` and `epochStartedAt` added (unchanged without an epoch).
+    public static func stamped(_ value: JSONValue, _ epoch: StreamEpoch?) -> JSONValue {
+        guard let epoch, case .object(var members) = value else { return value }
+        members["epoch"] = .string(epoch.id)
+        members["epochStartedAt"] = .int(Int(epoch.startedAt))
+        return .object(members)
     }
 }

@@ -18,7 +18,10 @@ public struct StateRendering: Equatable, Sendable {
 /// before (a gap means a client holding the older version could not apply it, so none is made).
 /// Pure, so the Coordinator only interprets its result and tests can hold every case.
 public enum StateRenderer {
-    public static func render(version: Int, state: GatherState, now: Int64, after previous: StateRendering?)
+    /// `epoch`: the venue server's run, carried by every gather.v2 snapshot and by the frames
+    /// (a catch-up names it); nil renders snapshots without it.
+    public static func render(version: Int, state: GatherState, now: Int64, after previous: StateRendering?,
+                              epoch: StreamEpoch? = nil)
         -> (frames: StateFrames, rendering: StateRendering)
     {
         let v2 = StatePresenter.json(state, now: now, protocol: .v2)
@@ -30,8 +33,8 @@ public enum StateRenderer {
         let frames = StateFrames(
             version: version,
             v1Snapshot: MessagePresenter.bytes(.snapshot(version: version, state: state, now: now)),
-            v2Snapshot: JSONWriter.bytes(MessagePresenter.snapshot(version: version, state: v2)),
-            v2Patch: patch)
+            v2Snapshot: JSONWriter.bytes(MessagePresenter.snapshot(version: version, state: v2, epoch: epoch)),
+            v2Patch: patch, epoch: epoch?.id)
         return (frames, StateRendering(version: version, v2State: v2))
     }
 }

@@ -169,18 +169,39 @@ private func natsClosedThunk(_ connection: OpaquePointer?, _ closure: UnsafeMuta
 struct NATSMessage: Sendable {
     var subject: String
     var data: [UInt8]
+    /// The `Gather-Signature` header, when there is one.
+    var signature: String?
+    /// The body was larger than the subscriber accepts: `data` is empty, nothing was copied.
+    var oversized = false
+
+    init(subject: String, data: [UInt8], signature: String? = nil, oversized: Bool = false) {
+        self.subject = subject
+        self.data = data
+        self.signature = signature
+        self.oversized = oversized
+    }
 }
 
 extension NATSMessage {
-    /// Copies and destroys `message` (libnats hands ownership to the callback).
-    init(taking message: OpaquePointer?) {
+    /// Copies and destroys `message` (libnats hands ownership to the callback). A body over
+    /// `maximumBytes` is not copied at all.
+    init(taking message: OpaquePointer?, maximumBytes: Int) {
         defer { natsMsg_Destroy(message) }
         subject = natsMsg_GetSubject(message).map { String(cString: $0) } ?? ""
         let length = Int(natsMsg_GetDataLength(message))
+        if length > maximumBytes {
+            data = []
+            oversized = true
+            return
+        }
         if length > 0, let bytes = natsMsg_GetData(message) {
             data = bytes.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
         } else {
             data = []
+        }
+        var value: UnsafePointer<CChar>?
+        if natsMsgHeader_Get(message, StreamSignature.header, &value) == NATS_OK, let value, strlen(value) <= 256 {
+            signature = String(cString: value)
         }
     }
 }

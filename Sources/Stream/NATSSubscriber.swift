@@ -3,12 +3,16 @@ import Dispatch
 
 /// One async subscription's receiver: libnats delivers on a thread of its own per subscription;
 /// the message is copied and handed to `queue` at once.
-final class NATSSubscriber: @unchecked Sendable {
+final class NATSSubscriber: Sendable {
     let queue: DispatchQueue
+    /// A body larger than this is handed on empty and marked `oversized`, never copied.
+    let maximumBytes: Int
     private let onMessage: @Sendable (NATSMessage) -> Void
 
-    init(queue: DispatchQueue, onMessage: @escaping @Sendable (NATSMessage) -> Void) {
+    init(queue: DispatchQueue, maximumBytes: Int = StreamMessage.maximumBytes,
+         onMessage: @escaping @Sendable (NATSMessage) -> Void) {
         self.queue = queue
+        self.maximumBytes = maximumBytes
         self.onMessage = onMessage
     }
 
@@ -24,6 +28,6 @@ final class NATSSubscriber: @unchecked Sendable {
 func natsMessageThunk(_ connection: OpaquePointer?, _ subscription: OpaquePointer?, _ message: OpaquePointer?,
                       _ closure: UnsafeMutableRawPointer?) {
     guard let closure else { fatalError("libnats delivered a message without the NATSSubscriber it was given") }
-    let copied = NATSMessage(taking: message)
-    Unmanaged<NATSSubscriber>.fromOpaque(closure).takeUnretainedValue().handle(copied)
+    let subscriber = Unmanaged<NATSSubscriber>.fromOpaque(closure).takeUnretainedValue()
+    subscriber.handle(NATSMessage(taking: message, maximumBytes: subscriber.maximumBytes))
 }

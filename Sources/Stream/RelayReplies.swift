@@ -6,9 +6,10 @@ import GatherPresenters
 /// refused with a sentence that sends organisers to the venue. Pure: the relay's source calls it
 /// with what a connection sent and the version it holds.
 public enum RelayReplies {
-    public static func welcome(serverTime: Int64) -> [UInt8] {
-        JSONWriter.bytes(["type": "welcome", "role": "spectator", "protocol": "gather.v2", "relay": true,
-                          "serverTime": .int(Int(serverTime))])
+    /// With the epoch of the version the relay holds; without one before it holds any.
+    public static func welcome(serverTime: Int64, epoch: StreamEpoch? = nil) -> [UInt8] {
+        JSONWriter.bytes(MessagePresenter.stamped(["type": "welcome", "role": "spectator", "protocol": "gather.v2",
+                                                   "relay": true, "serverTime": .int(Int(serverTime))], epoch))
     }
 
     /// `{"type":"link","live":false,"since":ISO-8601}` or `{"type":"link","live":true}`.

@@ -2,6 +2,8 @@ import CNats
 import Dispatch
 import Foundation
 import GatherDelivery
+import GatherPresenters
+import GatherSecurity
 import Logging
 import Synchronization
 
@@ -9,7 +11,7 @@ import Synchronization
 /// subject from its snapshot, then live; the ticks subject; the heartbeats), runs the
 /// `StreamFollower` on its own queue and hands the Transport `Delivery`s. It is also the
 /// Transport's `TransportSource`: it greets spectators and refuses whatever they ask.
-public final class RelayStream: TransportSource, @unchecked Sendable {
+public final class RelayStream: TransportSource, Sendable {
     public struct Configuration: Sendable {
         public var endpoint: NATSEndpoint
         public var venue: VenueName
@@ -17,12 +19,16 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         public var streamName: String
         /// This relay's name in its watcher reports.
         public var relayID: String
+        /// The venue's public key: nothing it did not sign is believed.
+        public var venueKey: Ed25519PublicKey
 
-        public init(endpoint: NATSEndpoint, venue: VenueName, streamName: String, relayID: String) {
+        public init(endpoint: NATSEndpoint, venue: VenueName, streamName: String, relayID: String,
+                    venueKey: Ed25519PublicKey) {
             self.endpoint = endpoint
             self.venue = venue
             self.streamName = streamName
             self.relayID = relayID
+            self.venueKey = venueKey
         }
     }
 
@@ -30,23 +36,28 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
     private let configuration: Configuration
     private let logger: Logger
     private let deliver: @Sendable ([Delivery]) -> Void
-    private var link: NATSLink!
-    private var ticksSubscriber: NATSSubscriber!
+    private let link: NATSLink
+    private let ticksSubscriber: NATSSubscriber
+    private let owner = WeakTarget<RelayStream>()
+    private let local: QueueBound<Local>
 
-    // MARK: The relay's queue only
-
-    private var follower = StreamFollower()
-    private var spectators: Set<ConnectionID> = []
-    private var stateSubscription: OpaquePointer?
-    private var ticksSubscription: OpaquePointer?
-    /// Subscribers of earlier replays, kept briefly: libnats may still be inside their callback.
-    private var retiredSubscribers: [NATSSubscriber] = []
-    private var generation = 0
-    private var lastReplayAt: Int64 = .min
-    private var replayWanted = false
-    private var clockTimer: DispatchSourceTimer?
-    private var ticksToReport = 0
-    private var saidWaiting = false
+    /// What only the relay's queue touches.
+    private struct Local {
+        var follower: StreamFollower
+        var spectators: Set<ConnectionID> = []
+        var stateSubscription: OpaquePointer?
+        var ticksSubscription: OpaquePointer?
+        /// Subscribers of earlier replays, kept briefly: libnats may still be inside their callback.
+        var retiredSubscribers: [NATSSubscriber] = []
+        var generation = 0
+        var lastReplayAt: Int64 = .min
+        var replayWanted = false
+        var clockTimer: DispatchSourceTimer?
+        var ticksToReport = 0
+        var saidWaiting = false
+        /// Dropped messages are logged at most once per 10 s, the rest summed up.
+        var dropLog = LogThrottle(windowSeconds: 10, burst: 1, maximumKeys: 1)
+    }
 
     // MARK: Shared (behind a Mutex), for /healthz
 
@@ -57,6 +68,9 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         public var lastHeardMs: Int64?
         public var spectators = 0
         public var nats = "reconnecting"
+        /// Messages dropped: not signed by the venue, not understood, too big.
+        public var dropped = 0
+        public var epoch: String?
     }
 
     /// Replays at most this often, whatever the stream holds; while the stream is not there yet
@@ -73,8 +87,12 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         logger[metadataKey: "relay.stream"] = "\(configuration.streamName)"
         self.logger = logger
         self.deliver = deliver
-        self.link = NATSLink(endpoint: configuration.endpoint, queue: queue) { [weak self] in self?.linkChanged($0) }
-        self.ticksSubscriber = NATSSubscriber(queue: queue) { [weak self] in self?.heardTick($0) }
+        local = QueueBound(Local(follower: StreamFollower(venueKey: configuration.venueKey)), queue: queue)
+        link = NATSLink(endpoint: configuration.endpoint, queue: queue) { [owner] in owner.target?.linkChanged($0) }
+        ticksSubscriber = NATSSubscriber(queue: queue, maximumBytes: StreamMessage.maximumTicksBytes) { [owner] in
+            owner.target?.heardTick($0)
+        }
+        owner.set(self)
     }
 
     public func start() throws {
@@ -85,15 +103,15 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
                            repeating: .milliseconds(Self.clockPeriodMs), leeway: .milliseconds(50))
             timer.setEventHandler { [weak self] in self?.clockTicked() }
             timer.resume()
-            clockTimer = timer
+            local.value.clockTimer = timer
             if !link.isConnected { sayWaiting("NATS is not reachable yet") }
         }
     }
 
     public func stop() {
         queue.sync {
-            clockTimer?.cancel()
-            clockTimer = nil
+            local.value.clockTimer?.cancel()
+            local.value.clockTimer = nil
         }
         link.close()
     }
@@ -104,13 +122,19 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
 
     public func connectionOpened(_ id: ConnectionID, remoteAddress: String, protocol wire: WireProtocol, door: Door) {
         queue.async { [self] in
-            spectators.insert(id)
-            health.withLock { $0.spectators = spectators.count }
-            var deliveries: [Delivery] = [.greet(id, RelayReplies.welcome(serverTime: Self.nowMs()))]
-            // After its snapshot (the Transport sends state before replies); also before the
-            // relay ever heard the venue, so a page does not show "Live" over nothing.
-            if !follower.linkLive {
-                deliveries.append(.send(id, RelayReplies.link(live: false, sinceMs: follower.lastHeardMs)))
+            let deliveries: [Delivery] = local.withValue { local in
+                local.spectators.insert(id)
+                let count = local.spectators.count
+                health.withLock { $0.spectators = count }
+                let follower = local.follower
+                var deliveries: [Delivery] = [.greet(id, RelayReplies.welcome(serverTime: Self.nowMs(),
+                                                                              epoch: follower.announced?.epoch))]
+                // After its snapshot (the Transport sends state before replies); also before the
+                // relay ever heard the venue, so a page does not show "Live" over nothing.
+                if !follower.linkLive {
+                    deliveries.append(.send(id, RelayReplies.link(live: false, sinceMs: follower.lastHeardMs)))
+                }
+                return deliveries
             }
             deliver(deliveries)
         }
@@ -118,8 +142,11 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
 
     public func connectionClosed(_ id: ConnectionID) {
         queue.async { [self] in
-            spectators.remove(id)
-            health.withLock { $0.spectators = spectators.count }
+            let count = local.withValue { local in
+                local.spectators.remove(id)
+                return local.spectators.count
+            }
+            health.withLock { $0.spectators = count }
         }
     }
 
@@ -127,7 +154,7 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         queue.async { [self] in
             // `.handled` after the reply: the Transport reads no further from a connection with
             // too many messages waiting here.
-            let reply = RelayReplies.reply(to: text, version: follower.announced ?? 0)
+            let reply = RelayReplies.reply(to: text, version: local.value.follower.announced?.version ?? 0)
             deliver((reply.map { [Delivery.send(id, $0)] } ?? []) + [.handled(id)])
         }
     }
@@ -141,32 +168,43 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
             logger.notice("connected to NATS; following the venue's stream")
             health.withLock { $0.nats = "connected" }
             subscribeToTicks()
-            perform(follower.natsChanged(connected: true, now: now))
+            perform(local.withValue { $0.follower.natsChanged(connected: true, now: now) })
         case .disconnected, .closed:
             health.withLock { $0.nats = "reconnecting" }
             sayWaiting("lost NATS")
-            perform(follower.natsChanged(connected: false, now: now))
+            perform(local.withValue { $0.follower.natsChanged(connected: false, now: now) })
         }
     }
 
     private func heardState(_ message: NATSMessage, generation: Int) {
-        guard generation == self.generation else { return }
-        perform(follower.receivedState(message.data, now: Self.nowMs()))
+        let now = Self.nowMs()
+        let actions: [StreamFollower.Action] = local.withValue { local in
+            guard generation == local.generation else { return [] }
+            return local.follower.receivedState(message.data, signature: message.signature, now: now)
+        }
+        perform(actions)
     }
 
     private func heardTick(_ message: NATSMessage) {
-        perform(follower.receivedTick(message.data, now: Self.nowMs()))
+        let now = Self.nowMs()
+        perform(local.withValue {
+            $0.follower.receivedTick(message.data, signature: message.signature, oversized: message.oversized, now: now)
+        })
     }
 
     private func clockTicked() {
         let now = Self.nowMs()
-        perform(follower.clock(now: now))
-        if replayWanted { replay() }
-        ticksToReport -= 1
-        if ticksToReport <= 0 {
-            ticksToReport = 5_000 / Self.clockPeriodMs
-            reportWatchers()
+        perform(local.withValue { $0.follower.clock(now: now) })
+        if local.value.replayWanted { replay() }
+        let summaries = local.value.dropLog.summaries(now: DispatchTime.now().uptimeNanoseconds)
+        for summary in summaries { logger.warning("\(summary.line)") }
+        let report = local.withValue { local in
+            local.ticksToReport -= 1
+            guard local.ticksToReport <= 0 else { return false }
+            local.ticksToReport = 5_000 / Self.clockPeriodMs
+            return true
         }
+        if report { reportWatchers() }
     }
 
     // MARK: - Actions
@@ -183,37 +221,45 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
                 deliveries.append(.publishPresence(bytes))
             case .replay(let reason):
                 logger.info("replaying the venue's stream", metadata: ["relay.reason": "\(reason)"])
-                replayWanted = true
-            case .reportJunk(let text):
-                logger.warning("skipped a message that is not the venue's gather.v2", metadata: ["relay.detail": "\(text)"])
+                local.value.replayWanted = true
+            case .dropped(let reason):
+                let admitted = local.value.dropLog.admit("dropped messages", key: "the venue's subjects",
+                                                         now: DispatchTime.now().uptimeNanoseconds)
+                if admitted {
+                    logger.warning("dropped a message of the venue's stream (logged at most once per 10 s)",
+                                   metadata: ["relay.detail": "\(reason)"])
+                }
             case .linkLost(let sinceMs):
                 logger.warning("the venue went quiet", metadata: ["relay.last_heard_ms": "\(sinceMs)"])
                 let bytes = RelayReplies.link(live: false, sinceMs: sinceMs)
-                deliveries += spectators.sorted().map { .send($0, bytes) }
+                deliveries += local.value.spectators.sorted().map { .send($0, bytes) }
             case .linkRestored:
                 logger.notice("hearing the venue again")
                 let bytes = RelayReplies.link(live: true, sinceMs: nil)
-                deliveries += spectators.sorted().map { .send($0, bytes) }
+                deliveries += local.value.spectators.sorted().map { .send($0, bytes) }
             }
         }
-        health.withLock { [announced = follower.announced, lastHeardMs = follower.lastHeardMs] health in
-            health.version = announced
+        let (announced, lastHeardMs, dropped) = local.withValue { ($0.follower.announced, $0.follower.lastHeardMs, $0.follower.dropped) }
+        health.withLock { health in
+            health.version = announced?.version
+            health.epoch = announced?.epoch.id
             health.lastHeardMs = lastHeardMs
+            health.dropped = dropped
         }
         if !deliveries.isEmpty { deliver(deliveries) }
-        if replayWanted { replay() }
+        if local.value.replayWanted { replay() }
     }
 
     // MARK: - Subscriptions
 
     private func subscribeToTicks() {
-        guard ticksSubscription == nil, let handles = link.handles else { return }
+        guard local.value.ticksSubscription == nil, let handles = link.handles else { return }
         var subscription: OpaquePointer?
         let status = natsConnection_Subscribe(&subscription, handles.connection, configuration.venue.ticksSubject,
                                               natsMessageThunk, ticksSubscriber.context)
         guard status == NATS_OK else { return }
         _ = natsSubscription_SetPendingLimits(subscription, 10_000, 8 << 20)
-        ticksSubscription = subscription
+        local.value.ticksSubscription = subscription
     }
 
     /// Reads the state subject again from its snapshot (an ordered consumer over everything the
@@ -221,21 +267,25 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
     private func replay() {
         let now = Self.nowMs()
         guard link.isConnected, let handles = link.handles else { return }
-        let interval = stateSubscription == nil ? Self.waitingIntervalMs : Self.replayIntervalMs
-        guard lastReplayAt == .min || now - lastReplayAt >= interval else { return }
-        lastReplayAt = now
-        replayWanted = false
-        if let stateSubscription {
-            _ = natsSubscription_Unsubscribe(stateSubscription)
-            natsSubscription_Destroy(stateSubscription)
-            self.stateSubscription = nil
+        let started: (generation: Int, subscriber: NATSSubscriber)? = local.withValue { local in
+            let interval = local.stateSubscription == nil ? Self.waitingIntervalMs : Self.replayIntervalMs
+            guard local.lastReplayAt == .min || now - local.lastReplayAt >= interval else { return nil }
+            local.lastReplayAt = now
+            local.replayWanted = false
+            if let subscription = local.stateSubscription {
+                _ = natsSubscription_Unsubscribe(subscription)
+                natsSubscription_Destroy(subscription)
+                local.stateSubscription = nil
+            }
+            local.generation += 1
+            let generation = local.generation
+            let subscriber = NATSSubscriber(queue: queue) { [owner] in owner.target?.heardState($0, generation: generation) }
+            local.retiredSubscribers.append(subscriber)
+            if local.retiredSubscribers.count > 4 { local.retiredSubscribers.removeFirst() }
+            local.follower.replayStarted()
+            return (generation, subscriber)
         }
-        generation += 1
-        let generation = self.generation
-        let subscriber = NATSSubscriber(queue: queue) { [weak self] in self?.heardState($0, generation: generation) }
-        retiredSubscribers.append(subscriber)
-        if retiredSubscribers.count > 4 { retiredSubscribers.removeFirst() }
-        follower.replayStarted()
+        guard let started else { return }
 
         var options = jsSubOptions()
         jsSubOptions_Init(&options)
@@ -246,30 +296,34 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         let status: natsStatus = configuration.streamName.withCString { stream in
             options.Stream = stream
             return js_Subscribe(&subscription, handles.jetStream, configuration.venue.stateSubject, natsMessageThunk,
-                                subscriber.context, nil, &options, &errorCode)
+                                started.subscriber.context, nil, &options, &errorCode)
         }
         guard status == NATS_OK, let subscription else {
             sayWaiting("the stream \(configuration.streamName) is not there yet (JetStream error \(errorCode.rawValue))")
-            replayWanted = true
+            local.value.replayWanted = true
             return
         }
         _ = natsSubscription_SetPendingLimits(subscription, 100_000, 64 << 20)
-        stateSubscription = subscription
-        saidWaiting = false
+        local.withValue { local in
+            local.stateSubscription = subscription
+            local.saidWaiting = false
+        }
     }
 
     private func reportWatchers() {
         guard link.isConnected, let connection = link.handles?.connection else { return }
-        let bytes = Array("{\"relay\":\"\(configuration.relayID)\",\"spectators\":\(spectators.count)}".utf8)
+        let bytes = Array("{\"relay\":\"\(configuration.relayID)\",\"spectators\":\(local.value.spectators.count)}".utf8)
         _ = bytes.withUnsafeBufferPointer {
             natsConnection_Publish(connection, configuration.venue.watchersSubject, $0.baseAddress, Int32($0.count))
         }
     }
 
     private func sayWaiting(_ why: String) {
-        guard !saidWaiting else { return }
-        saidWaiting = true
-        logger.warning("waiting for the venue: \(why); serving the pages meanwhile")
+        let first = local.withValue { local in
+            defer { local.saidWaiting = true }
+            return !local.saidWaiting
+        }
+        if first { logger.warning("waiting for the venue: \(why); serving the pages meanwhile") }
     }
 
     public static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

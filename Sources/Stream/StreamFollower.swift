@@ -1,115 +1,118 @@
 import GatherDelivery
 import GatherModel
 import GatherPresenters
+import GatherSecurity
 
 /// The relay's reading of the venue's stream, as a pure state machine: it holds the venue's state
-/// at one version and says what to hand the Transport. The same rule as the pages: a patch
-/// applies only to the version held; anything else (a gap, a patch that does not apply)
-/// means "replay the subject from its snapshot" (junk is skipped: a version it hid
-/// shows as a gap). It never invents, skips or reorders a version,
-/// and what it hands on never goes back: while a replay catches up to the version already
-/// announced, nothing is announced.
+/// at one version of one epoch and says what to hand the Transport.
+///
+/// - Only what the venue signed is believed: a snapshot verifies against the epoch it names, a
+///   patch or a tick against the epoch of the snapshot before it (the one held), a heartbeat
+///   against its own. Anything else is dropped and counted, and changes nothing.
+/// - Epochs: holding epoch E, a snapshot of another epoch replaces the state only when its
+///   `epochStartedAt` is later than E's (a venue restarted, or restored from a backup with lower
+///   versions); within an epoch a version never goes back.
+/// - A patch applies only to the version held; a gap (or a patch that does not apply) means
+///   "replay the subject from its snapshot". While a replay catches up to the version already
+///   announced, nothing is announced.
 public struct StreamFollower: Sendable {
     /// What happened, for the relay's driver to carry out.
     public enum Action: Equatable, Sendable {
         /// A new version for the Transport: with the venue's patch bytes when the spectators can
         /// chain it, else snapshot only.
         case announce(StateFrames)
+        /// Bytes rebuilt from a verified tick's fields.
         case forwardTick(pitch: Int, bytes: [UInt8])
+        /// Bytes rebuilt from a verified presence's counts.
         case forwardPresence([UInt8])
         /// Unsubscribe and read the subject again from its snapshot.
         case replay(reason: String)
-        /// Log once per kind of junk, not once per message.
-        case reportJunk(String)
+        /// A message not acted on (counted in `dropped`); the driver logs these throttled.
+        case dropped(reason: String)
         case linkLost(sinceMs: Int64)
         case linkRestored
     }
 
-    /// Silence from the venue (no state, tick or heartbeat) longer than this is a lost link.
+    /// The venue's state as the follower holds it.
+    public struct Held: Equatable, Sendable {
+        public var epoch: StreamEpoch
+        public var version: Int
+        public var state: JSONValue
+    }
+
+    /// Silence from the venue (no verified state, tick or heartbeat) longer than this is a lost link.
     public static let silenceLimitMs: Int64 = 10_000
 
-    /// The venue's state at `version`, as the follower holds it.
-    public private(set) var held: (version: Int, state: JSONValue)?
-    /// The last version handed to the Transport.
-    public private(set) var announced: Int?
+    public let venueKey: Ed25519PublicKey
+    public private(set) var held: Held?
+    /// The last version handed to the Transport, and its epoch.
+    public private(set) var announced: (epoch: StreamEpoch, version: Int)?
     public private(set) var lastHeardMs: Int64?
     public private(set) var linkLive = false
     public private(set) var natsConnected = false
     /// Set by `replay`, cleared by the next snapshot: patches seen meanwhile are not gaps.
     public private(set) var awaitingSnapshot = true
-    private var reportedJunk: Set<String> = []
+    /// Messages dropped: not signed by the venue, not understood, too big, or stray.
+    public private(set) var dropped = 0
     private struct Fault: Equatable {
         var held: Int
         var version: Int
     }
     private var lastFault: Fault?
 
-    public init() {}
+    public init(venueKey: Ed25519PublicKey) { self.venueKey = venueKey }
 
     // MARK: - Events
 
-    /// A message of the state subject, in stream order.
-    public mutating func receivedState(_ bytes: [UInt8], now: Int64) -> [Action] {
-        var actions = heard(now: now)
+    /// A message of the state subject, in stream order, with its `Gather-Signature`.
+    public mutating func receivedState(_ bytes: [UInt8], signature: String?, now: Int64) -> [Action] {
         switch StreamMessage.read(bytes) {
-        case .snapshot(let version, let state):
-            awaitingSnapshot = false
-            held = (version, state)
-            if announced.map({ version > $0 }) ?? true {
-                announced = version
-                actions.append(.announce(Self.frames(version: version, state: state, patch: nil)))
-            }
+        case .snapshot(let version, let state, let epoch):
+            guard verifies(bytes, epoch: epoch.id, signature) else { return drop("a snapshot the venue did not sign") }
+            var actions = heard(now: now)
+            actions += tookSnapshot(version: version, state: state, epoch: epoch)
+            return actions
         case .patch(let from, let version, let operations):
-            if awaitingSnapshot { break }
-            guard let current = held else { break }
-            if version <= current.version { break }  // a duplicate, already held
-            guard from == current.version else {
-                actions += replayOrSkip(held: current.version, version: version,
-                                        reason: "a gap: holding \(current.version), the stream went on from \(from)")
-                break
+            guard !awaitingSnapshot, let current = held else { return [] }  // the replay's snapshot comes first
+            guard verifies(bytes, epoch: current.epoch.id, signature) else {
+                return drop("a patch the venue did not sign in the epoch held")
             }
-            let next: JSONValue
-            do {
-                next = try JSONPatch.apply(operations, to: current.state)
-            } catch {
-                actions += reportOnce("a patch to version \(version) that does not apply: \(error)")
-                actions += replayOrSkip(held: current.version, version: version, reason: "a patch that does not apply")
-                break
-            }
-            held = (version, next)
-            if let announced, version > announced {
-                let chained = announced == from
-                self.announced = version
-                actions.append(.announce(Self.frames(version: version, state: next, patch: chained ? bytes : nil)))
-            }
+            var actions = heard(now: now)
+            actions += tookPatch(bytes, from: from, version: version, operations: operations, current: current)
+            return actions
         case .junk(let reason):
-            // Skipped: replaying would meet it again. A version it hid shows as a gap next.
-            actions += reportOnce("state subject: \(reason)")
+            return drop("state subject: \(reason)")
         case .tick, .heartbeat, .presence:
-            actions += reportOnce("state subject: a message that belongs on the ticks subject")
+            return drop("state subject: a message that belongs on the ticks subject")
         }
-        return actions
     }
 
-    /// A message of the ticks subject (ticks, the venue's presence, heartbeats).
-    public mutating func receivedTick(_ bytes: [UInt8], now: Int64) -> [Action] {
-        var actions = heard(now: now)
-        switch StreamMessage.read(bytes) {
-        case .tick(let pitch):
-            // A tick for a version the spectators do not have yet would be ahead of its state.
-            if announced != nil { actions.append(.forwardTick(pitch: pitch, bytes: bytes)) }
-        case .presence:
-            actions.append(.forwardPresence(bytes))
-        case .heartbeat(let version):
-            if let current = held?.version, version > current, !awaitingSnapshot {
-                actions += startReplay("the venue is at \(version), the stream gave \(current)")
-            }
-        case .junk(let reason):
-            actions += reportOnce("ticks subject: \(reason)")
-        case .snapshot, .patch:
-            actions += reportOnce("ticks subject: a state message")
+    /// A message of the ticks subject (ticks, the venue's presence, heartbeats). `oversized`: it
+    /// was over `StreamMessage.maximumTicksBytes` and was not even copied.
+    public mutating func receivedTick(_ bytes: [UInt8], signature: String?, oversized: Bool = false, now: Int64) -> [Action] {
+        guard !oversized, bytes.count <= StreamMessage.maximumTicksBytes else {
+            return drop("a ticks message over \(StreamMessage.maximumTicksBytes) bytes")
         }
-        return actions
+        switch StreamMessage.read(bytes) {
+        case .tick(let tick):
+            guard let current = held else { return [] }  // nothing to check it against, nothing to follow
+            guard verifies(bytes, epoch: current.epoch.id, signature) else { return drop("a tick the venue did not sign") }
+            var actions = heard(now: now)
+            // A tick for a version the spectators do not have yet would be ahead of its state.
+            if announced != nil { actions += forward(tick.bytes) { .forwardTick(pitch: tick.pitch, bytes: $0) } }
+            return actions
+        case .presence(let presence):
+            guard let current = held else { return [] }
+            guard verifies(bytes, epoch: current.epoch.id, signature) else { return drop("a presence the venue did not sign") }
+            return heard(now: now) + forward(presence.bytes) { .forwardPresence($0) }
+        case .heartbeat(let version, let epoch):
+            guard verifies(bytes, epoch: epoch.id, signature) else { return drop("a heartbeat the venue did not sign") }
+            return heardHeartbeat(version: version, epoch: epoch, now: now)
+        case .junk(let reason):
+            return drop("ticks subject: \(reason)")
+        case .snapshot, .patch:
+            return drop("ticks subject: a state message")
+        }
     }
 
     /// NATS connected or lost; on reconnect the relay replays (it may have missed versions).
@@ -123,7 +126,7 @@ public struct StreamFollower: Sendable {
         return startReplay("connected to NATS")
     }
 
-    /// The relay's once-a-second clock.
+    /// The relay's clock.
     public mutating func clock(now: Int64) -> [Action] {
         guard linkLive, let lastHeardMs, now - lastHeardMs > Self.silenceLimitMs else { return [] }
         linkLive = false
@@ -133,7 +136,76 @@ public struct StreamFollower: Sendable {
     /// The replay the driver asked for has begun: the next snapshot is the new base.
     public mutating func replayStarted() { awaitingSnapshot = true }
 
+    // MARK: - State
+
+    private mutating func tookSnapshot(version: Int, state: JSONValue, epoch: StreamEpoch) -> [Action] {
+        if let current = held {
+            // An older run of the venue, replayed: changes nothing.
+            guard current.epoch.admits(epoch) else { return [] }
+            // Within the epoch, a snapshot older than the state held is one replayed out of turn
+            // (a replay's own snapshot may be older: its patches follow).
+            if current.epoch == epoch, !awaitingSnapshot, version < current.version { return [] }
+        }
+        awaitingSnapshot = false
+        held = Held(epoch: epoch, version: version, state: state)
+        guard let last = announced, last.epoch == epoch, version <= last.version else {
+            if announced?.epoch != epoch { lastFault = nil }
+            announced = (epoch, version)
+            return [.announce(Self.frames(version: version, state: state, patch: nil, epoch: epoch))]
+        }
+        return []
+    }
+
+    private mutating func tookPatch(_ bytes: [UInt8], from: Int, version: Int, operations: [PatchOperation],
+                                    current: Held) -> [Action] {
+        if version <= current.version { return [] }  // a duplicate, already held
+        guard from == current.version else {
+            return replayOrSkip(held: current.version, version: version,
+                                reason: "a gap: holding \(current.version), the stream went on from \(from)")
+        }
+        let next: JSONValue
+        do {
+            next = try JSONPatch.apply(operations, to: current.state)
+        } catch {
+            return replayOrSkip(held: current.version, version: version, reason: "a patch that does not apply: \(error)")
+        }
+        held = Held(epoch: current.epoch, version: version, state: next)
+        guard let last = announced, last.epoch == current.epoch, version > last.version else { return [] }
+        announced = (current.epoch, version)
+        return [.announce(Self.frames(version: version, state: next, patch: last.version == from ? bytes : nil,
+                                      epoch: current.epoch))]
+    }
+
+    private mutating func heardHeartbeat(version: Int?, epoch: StreamEpoch, now: Int64) -> [Action] {
+        guard let current = held else { return heard(now: now) }
+        guard current.epoch.admits(epoch) else { return [] }  // an older run's heartbeat, replayed
+        var actions = heard(now: now)
+        guard !awaitingSnapshot else { return actions }
+        if epoch != current.epoch {
+            actions += startReplay("the venue started a new epoch")
+        } else if let version, version > current.version {
+            actions += startReplay("the venue is at \(version), the stream gave \(current.version)")
+        }
+        return actions
+    }
+
     // MARK: - Helpers
+
+    private func verifies(_ bytes: [UInt8], epoch: String, _ signature: String?) -> Bool {
+        StreamSignature.verify(bytes, epoch: epoch, signature: signature, key: venueKey)
+    }
+
+    private mutating func drop(_ reason: String) -> [Action] {
+        dropped += 1
+        return [.dropped(reason: reason)]
+    }
+
+    private mutating func forward(_ bytes: [UInt8], _ action: ([UInt8]) -> Action) -> [Action] {
+        guard bytes.count <= StreamMessage.maximumForwardedBytes else {
+            return drop("a tick or presence over \(StreamMessage.maximumForwardedBytes) bytes as rebuilt")
+        }
+        return [action(bytes)]
+    }
 
     private mutating func heard(now: Int64) -> [Action] {
         lastHeardMs = now
@@ -143,12 +215,12 @@ public struct StreamFollower: Sendable {
     }
 
     /// A replay fixes what this relay missed; when the replay meets the very same fault again,
-    /// the fault is in the stream itself (a forged or damaged message): that message is skipped
-    /// and the genuine patch after it chains on, instead of replaying forever.
+    /// the fault is in the stream itself (a damaged message the venue signed): that message is
+    /// skipped and the patch after it chains on, instead of replaying forever.
     private mutating func replayOrSkip(held: Int, version: Int, reason: String) -> [Action] {
         let fault = Fault(held: held, version: version)
         guard fault != lastFault else {
-            return reportOnce("the stream itself holds a message that does not follow version \(held); skipped")
+            return drop("the stream itself holds a message that does not follow version \(held)")
         }
         lastFault = fault
         return startReplay(reason)
@@ -159,16 +231,10 @@ public struct StreamFollower: Sendable {
         return [.replay(reason: reason)]
     }
 
-    private mutating func reportOnce(_ text: String) -> [Action] {
-        let kind = String(text.prefix(60))
-        guard reportedJunk.count < 32, reportedJunk.insert(kind).inserted else { return [] }
-        return [.reportJunk(text)]
-    }
-
     /// A relay serves gather.v2 only: the gather.v1 snapshot is never read, so it stays empty.
-    static func frames(version: Int, state: JSONValue, patch: [UInt8]?) -> StateFrames {
+    static func frames(version: Int, state: JSONValue, patch: [UInt8]?, epoch: StreamEpoch) -> StateFrames {
         StateFrames(version: version, v1Snapshot: [],
-                    v2Snapshot: JSONWriter.bytes(["type": "snapshot", "version": .int(version), "state": state]),
-                    v2Patch: patch)
+                    v2Snapshot: JSONWriter.bytes(MessagePresenter.snapshot(version: version, state: state, epoch: epoch)),
+                    v2Patch: patch, epoch: epoch.id)
     }
 }

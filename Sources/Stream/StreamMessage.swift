@@ -2,17 +2,55 @@ import GatherModel
 import GatherPresenters
 
 /// A gather.v2 message as it travels on the venue's subjects, read once at the relay's edge.
-/// Anything else is `junk`: the relay skips it (and replays, for the state subject).
+/// Anything else is `junk`, which the relay drops. Ticks and presence are read down to the fields
+/// a follower needs, so the relay can send its own bytes rebuilt from them, never the raw ones.
 public enum StreamMessage: Equatable, Sendable {
-    case snapshot(version: Int, state: JSONValue)
+    case snapshot(version: Int, state: JSONValue, epoch: StreamEpoch)
     case patch(from: Int, version: Int, operations: [PatchOperation])
-    case tick(pitch: Int)
-    case heartbeat(version: Int)
-    case presence
+    case tick(Tick)
+    case heartbeat(version: Int?, epoch: StreamEpoch)
+    case presence(Presence)
     case junk(reason: String)
 
-    /// Nothing the venue publishes is anywhere near this; a bigger message is not read at all.
+    /// One pitch's countdown, as a relay forwards it.
+    public struct Tick: Equatable, Sendable {
+        public var pitch: Int
+        public var status: MatchTimer.Status
+        public var durationSeconds: Int
+        public var remainingMs: Int
+        public var endsAt: Int?
+
+        /// `{"type":"tick","pitch","timer":{"status","durationSeconds","remainingMs"[,"endsAt"]}}`
+        public var bytes: [UInt8] {
+            var timer: [String: JSONValue] = ["status": .string(status.rawValue), "durationSeconds": .int(durationSeconds),
+                                              "remainingMs": .int(remainingMs)]
+            if let endsAt { timer["endsAt"] = .int(endsAt) }
+            return JSONWriter.bytes(["type": "tick", "pitch": .int(pitch), "timer": .object(timer)])
+        }
+    }
+
+    /// Who is watching, in counts only: organisers' names never leave the venue through a relay.
+    public struct Presence: Equatable, Sendable {
+        public var spectators: Int
+        public var remote: Int
+        public var organisersOnline: Int
+
+        /// `{"type":"presence","spectators","remote","organisersOnline"}`
+        public var bytes: [UInt8] {
+            JSONWriter.bytes(["type": "presence", "spectators": .int(spectators), "remote": .int(remote),
+                              "organisersOnline": .int(organisersOnline)])
+        }
+    }
+
+    /// Nothing the venue publishes on the state subject is anywhere near this; a bigger message
+    /// is not read at all.
     public static let maximumBytes = 1 << 20
+    /// The ticks subject carries small messages only; a bigger one is dropped unread.
+    public static let maximumTicksBytes = 64 << 10
+    /// The most a relay sends of one tick, presence or link.
+    public static let maximumForwardedBytes = 4 << 10
+    /// Counts beyond this are not believable.
+    static let maximumCount = 100_000_000
 
     public static func read(_ bytes: [UInt8]) -> StreamMessage {
         guard bytes.count <= maximumBytes else { return .junk(reason: "larger than \(maximumBytes) bytes") }
@@ -26,7 +64,8 @@ public enum StreamMessage: Equatable, Sendable {
             guard let version = value["version"]?.intValue, let state = value["state"], case .object = state else {
                 return .junk(reason: "a snapshot without an integer version and a state object")
             }
-            return .snapshot(version: version, state: state)
+            guard let epoch = epoch(of: value) else { return .junk(reason: "a snapshot without its epoch") }
+            return .snapshot(version: version, state: state, epoch: epoch)
         case "patch":
             guard let from = value["from"]?.intValue, let version = value["version"]?.intValue, version == from + 1,
                   case .array(let items)? = value["ops"]
@@ -39,16 +78,38 @@ public enum StreamMessage: Equatable, Sendable {
             }
             return .patch(from: from, version: version, operations: operations)
         case "tick":
-            guard let pitch = value["pitch"]?.intValue else { return .junk(reason: "a tick without a pitch") }
-            return .tick(pitch: pitch)
+            guard let pitch = value["pitch"]?.intValue, let timer = value["timer"],
+                  let status = timer["status"]?.stringValue.flatMap(MatchTimer.Status.init(rawValue:)),
+                  let duration = timer["durationSeconds"]?.intValue, let remaining = timer["remainingMs"]?.intValue
+            else { return .junk(reason: "a tick without a pitch and a timer") }
+            let endsAt = timer["endsAt"]?.intValue
+            if timer["endsAt"] != nil, endsAt == nil { return .junk(reason: "a tick whose endsAt is not a number") }
+            return .tick(Tick(pitch: pitch, status: status, durationSeconds: duration, remainingMs: remaining, endsAt: endsAt))
         case "heartbeat":
-            guard let version = value["version"]?.intValue else { return .junk(reason: "a heartbeat without a version") }
-            return .heartbeat(version: version)
+            guard let epoch = epoch(of: value) else { return .junk(reason: "a heartbeat without its epoch") }
+            let version = value["version"]?.intValue
+            guard version != nil || value["version"] == .null else { return .junk(reason: "a heartbeat without a version") }
+            return .heartbeat(version: version, epoch: epoch)
         case "presence":
-            return .presence
+            guard let spectators = count(value["spectators"]) else { return .junk(reason: "a presence without its counts") }
+            let remote = value["remote"] == nil ? 0 : count(value["remote"])
+            let organisers: Int?
+            if case .array(let names)? = value["organisers"] { organisers = names.count } else { organisers = count(value["organisersOnline"]) }
+            guard let remote, let organisers else { return .junk(reason: "a presence without its counts") }
+            return .presence(Presence(spectators: spectators, remote: remote, organisersOnline: organisers))
         default:
             return .junk(reason: "not a gather.v2 stream message")
         }
+    }
+
+    private static func epoch(of value: JSONValue) -> StreamEpoch? {
+        guard let id = value["epoch"]?.stringValue, let startedAt = value["epochStartedAt"]?.intValue else { return nil }
+        return StreamEpoch(id: id, startedAt: Int64(startedAt))
+    }
+
+    private static func count(_ value: JSONValue?) -> Int? {
+        guard let number = value?.intValue, (0...maximumCount).contains(number) else { return nil }
+        return number
     }
 
     private static func operation(_ item: JSONValue) -> PatchOperation? {

@@ -2,24 +2,32 @@ import CNats
 import Dispatch
 import Foundation
 import GatherDelivery
+import GatherModel
+import GatherPresenters
+import GatherSecurity
 import Logging
 import Synchronization
 
 /// The venue server's side of the stream: publishes each version's gather.v2 bytes, the ticks and
-/// a heartbeat to NATS, on its own queue. The Coordinator's deliver closure only hands it the
-/// deliveries (`enqueue`, a Mutex and a bounded queue), so NATS down, slow or gone never delays an
-/// ack or a phone on the Wi-Fi.
-public final class VenuePublisher: @unchecked Sendable {
+/// a heartbeat to NATS, signed, on its own queue. The Coordinator's deliver closure only hands it
+/// the deliveries (`enqueue`, a Mutex and a bounded queue), so NATS down, slow or gone never
+/// delays an ack or a phone on the Wi-Fi.
+public final class VenuePublisher: Sendable {
     public enum LinkState: String, Sendable {
         case connected
         case reconnecting
     }
 
     public let venue: VenueName
+    /// This run of the venue: in every message id, every heartbeat, every signature.
+    public let epoch: StreamEpoch
+    private let signingKey: Ed25519PrivateKey
     private let queue = DispatchQueue(label: "gather.stream.publish", qos: .utility)
     private let logger: Logger
-    private var link: NATSLink!
-    private var watcherSubscriber: NATSSubscriber!
+    private let link: NATSLink
+    private let watcherSubscriber: NATSSubscriber
+    private let owner = WeakTarget<VenuePublisher>()
+    private let onRemoteWatchers: @Sendable (Int) -> Void
 
     // MARK: Shared (behind a Mutex: the Coordinator's queue, /healthz and the publisher's queue)
 
@@ -36,27 +44,35 @@ public final class VenuePublisher: @unchecked Sendable {
 
     private let shared = Mutex(Shared())
 
-    // MARK: The publisher's queue only
+    /// What only the publisher's queue touches.
+    private struct Local {
+        var streamReady = false
+        var lastPublishedAt = DispatchTime.now()
+        var heartbeat: DispatchSourceTimer?
+        var tally = WatcherTally()
+        var saidDown = false
+        var watcherSubscription: OpaquePointer?
+    }
 
-    private var streamReady = false
-    private var lastPublishedAt = DispatchTime.now()
-    private var heartbeat: DispatchSourceTimer?
-    private var tally = WatcherTally()
-    private var saidDown = false
-    private var watcherSubscription: OpaquePointer?
-    private let onRemoteWatchers: @Sendable (Int) -> Void
+    private let local: QueueBound<Local>
 
     /// `onRemoteWatchers` is called (on the publisher's queue) when the sum of the relays'
     /// spectators changes.
-    public init(endpoint: NATSEndpoint, venue: VenueName, logger: Logger,
-                onRemoteWatchers: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(endpoint: NATSEndpoint, venue: VenueName, epoch: StreamEpoch, signingKey: Ed25519PrivateKey,
+                logger: Logger, onRemoteWatchers: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.venue = venue
+        self.epoch = epoch
+        self.signingKey = signingKey
         var logger = logger
         logger[metadataKey: "stream.venue"] = "\(venue)"
         self.logger = logger
         self.onRemoteWatchers = onRemoteWatchers
-        self.link = NATSLink(endpoint: endpoint, queue: queue) { [weak self] event in self?.linkChanged(event) }
-        self.watcherSubscriber = NATSSubscriber(queue: queue) { [weak self] message in self?.heardWatchers(message) }
+        local = QueueBound(Local(), queue: queue)
+        link = NATSLink(endpoint: endpoint, queue: queue) { [owner] event in owner.target?.linkChanged(event) }
+        watcherSubscriber = NATSSubscriber(queue: queue, maximumBytes: WatcherTally.maximumReportBytes) { [owner] message in
+            owner.target?.heardWatchers(message)
+        }
+        owner.set(self)
     }
 
     /// Starts connecting (in the background when NATS is down) and the heartbeat clock.
@@ -67,9 +83,9 @@ public final class VenuePublisher: @unchecked Sendable {
             timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
             timer.setEventHandler { [weak self] in self?.clockTicked() }
             timer.resume()
-            heartbeat = timer
-            if !link.isConnected, !saidDown {
-                saidDown = true
+            local.value.heartbeat = timer
+            if !link.isConnected, !local.value.saidDown {
+                local.value.saidDown = true
                 logger.warning("NATS is not reachable yet: the Wi-Fi is served as always, the stream starts when it is")
             }
         }
@@ -78,8 +94,8 @@ public final class VenuePublisher: @unchecked Sendable {
     /// Flushes briefly and closes; called once at shutdown.
     public func stop() {
         queue.sync {
-            heartbeat?.cancel()
-            heartbeat = nil
+            local.value.heartbeat?.cancel()
+            local.value.heartbeat = nil
         }
         link.close()
     }
@@ -108,9 +124,9 @@ public final class VenuePublisher: @unchecked Sendable {
     // MARK: - Publishing (the publisher's queue)
 
     private func drain() {
-        dispatchPrecondition(condition: .onQueue(queue))
         while true {
-            let next: PublishQueue.Publication? = shared.withLock { [streamReady] shared in
+            let streamReady = local.value.streamReady
+            let next: PublishQueue.Publication? = shared.withLock { shared in
                 guard streamReady, shared.state == .connected, let next = shared.publications.next() else {
                     shared.drainScheduled = false
                     return nil
@@ -135,56 +151,31 @@ public final class VenuePublisher: @unchecked Sendable {
         }
     }
 
-    /// True when NATS took it (a JetStream ack for state, a buffered write for ticks).
+    /// True when NATS took it (a JetStream ack for state, a buffered write for ticks; a lost tick
+    /// is replaced by the next one, so it never stops the drain).
     private func publish(_ publication: PublishQueue.Publication) -> Bool {
-        guard let handles = link.handles else { return false }
-        switch publication {
-        case .tick(let bytes):
-            let status = bytes.withUnsafeBufferPointer {
-                natsConnection_Publish(handles.connection, venue.ticksSubject, $0.baseAddress, Int32($0.count))
-            }
-            if status == NATS_OK { lastPublishedAt = .now() }
-            return true  // a lost tick is replaced by the next one
-        case .snapshot(let version, let bytes):
-            return publishState(bytes, version: version, rollup: true, jetStream: handles.jetStream)
-        case .patch(let version, let bytes):
-            return publishState(bytes, version: version, rollup: false, jetStream: handles.jetStream)
-        }
-    }
-
-    private func publishState(_ bytes: [UInt8], version: Int, rollup: Bool, jetStream: OpaquePointer) -> Bool {
-        var message: OpaquePointer?
-        let made = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                natsMsg_Create(&message, venue.stateSubject, nil, $0, Int32(buffer.count))
-            }
-        }
-        guard made == NATS_OK, let message else { return false }
-        defer { natsMsg_Destroy(message) }
-        if rollup { _ = natsMsgHeader_Set(message, "Nats-Rollup", "sub") }
-        var options = jsPubOptions()
-        jsPubOptions_Init(&options)
-        options.MaxWait = 2_000
-        var errorCode = jsErrCode(0)
-        var ack: UnsafeMutablePointer<jsPubAck>?
-        let status: natsStatus = rollup
-            ? js_PublishMsg(&ack, jetStream, message, &options, &errorCode)
-            : "\(venue).\(version)".withCString { id in
-                options.MsgId = id
-                return js_PublishMsg(&ack, jetStream, message, &options, &errorCode)
-            }
-        jsPubAck_Destroy(ack)
-        guard status == NATS_OK else {
-            logger.warning("could not publish a version; a snapshot follows", metadata: [
-                "stream.version": "\(version)", "nats.status": "\(String(cString: natsStatus_GetText(status)))",
-                "nats.js_error": "\(errorCode.rawValue)",
-            ])
-            if errorCode == JSStreamNotFoundErr || errorCode.rawValue == 10_054 { streamReady = false }
+        let envelope: StreamEnvelope
+        do {
+            envelope = try StreamEnvelope.make(publication, venue: venue, epoch: epoch, key: signingKey)
+        } catch {
+            logger.error("cannot sign a message of the stream; a snapshot follows", metadata: ["error": "\(error)"])
             return false
         }
-        lastPublishedAt = .now()
-        shared.withLock { $0.publishedVersion = version }
-        return true
+        switch link.publish(envelope) {
+        case .published:
+            local.value.lastPublishedAt = .now()
+            if let version = envelope.version { shared.withLock { $0.publishedVersion = version } }
+            return true
+        case .failed(let status, let jetStreamError):
+            guard envelope.stored else { return true }
+            logger.warning("could not publish a version; a snapshot follows", metadata: [
+                "stream.version": "\(envelope.version ?? -1)", "nats.status": "\(status)", "nats.js_error": "\(jetStreamError)",
+            ])
+            if jetStreamError == Int(JSStreamNotFoundErr.rawValue) || jetStreamError == 10_054 {
+                local.value.streamReady = false
+            }
+            return false
+        }
     }
 
     // MARK: - Events (the publisher's queue)
@@ -193,8 +184,8 @@ public final class VenuePublisher: @unchecked Sendable {
         switch event {
         case .connected:
             logger.notice("connected to NATS; publishing the venue's stream")
-            saidDown = false
-            streamReady = false
+            local.value.saidDown = false
+            local.value.streamReady = false
             shared.withLock { shared in
                 shared.state = .connected
                 shared.publications.restart()
@@ -202,8 +193,8 @@ public final class VenuePublisher: @unchecked Sendable {
             subscribeToWatchers()
             prepareStreamAndDrain()
         case .disconnected, .closed:
-            if !saidDown {
-                saidDown = true
+            if !local.value.saidDown {
+                local.value.saidDown = true
                 logger.warning("lost NATS; the Wi-Fi is served as always, the stream resumes with a snapshot")
             }
             shared.withLock { $0.state = .reconnecting }
@@ -212,10 +203,10 @@ public final class VenuePublisher: @unchecked Sendable {
 
     private func prepareStreamAndDrain() {
         guard let handles = link.handles, shared.withLock({ $0.state }) == .connected else { return }
-        if !streamReady {
+        if !local.value.streamReady {
             do {
                 try StreamSetup.ensure(venue: venue, jetStream: handles.jetStream, logger: logger)
-                streamReady = true
+                local.value.streamReady = true
             } catch {
                 logger.warning("the venue's stream is not ready; retrying every second", metadata: ["error": "\(error)"])
                 return
@@ -226,24 +217,22 @@ public final class VenuePublisher: @unchecked Sendable {
     }
 
     private func clockTicked() {
-        if !streamReady { prepareStreamAndDrain() }
-        if tally.expire(now: Self.nowMs()) { reportRemoteWatchers() }
-        guard streamReady, shared.withLock({ $0.state }) == .connected,
-              DispatchTime.now().uptimeNanoseconds - lastPublishedAt.uptimeNanoseconds >= 5_000_000_000,
-              let handles = link.handles
+        if !local.value.streamReady { prepareStreamAndDrain() }
+        if local.value.tally.expire(now: Self.nowMs()) { reportRemoteWatchers() }
+        guard local.value.streamReady, shared.withLock({ $0.state }) == .connected,
+              DispatchTime.now().uptimeNanoseconds - local.value.lastPublishedAt.uptimeNanoseconds >= 5_000_000_000
         else { return }
         let version = shared.withLock { $0.publishedVersion }
-        let bytes = Array("{\"type\":\"heartbeat\",\"version\":\(version.map(String.init) ?? "null")}".utf8)
-        _ = bytes.withUnsafeBufferPointer {
-            natsConnection_Publish(handles.connection, venue.ticksSubject, $0.baseAddress, Int32($0.count))
+        if let envelope = try? StreamEnvelope.heartbeat(version: version, venue: venue, epoch: epoch, key: signingKey) {
+            _ = link.publish(envelope)
         }
-        lastPublishedAt = .now()
+        local.value.lastPublishedAt = .now()
     }
 
     // MARK: - Watchers (relays' reports)
 
     private func subscribeToWatchers() {
-        guard watcherSubscription == nil, let handles = link.handles else { return }
+        guard local.value.watcherSubscription == nil, let handles = link.handles else { return }
         var subscription: OpaquePointer?
         let status = natsConnection_Subscribe(&subscription, handles.connection, venue.watchersSubject,
                                               natsMessageThunk, watcherSubscriber.context)
@@ -253,15 +242,15 @@ public final class VenuePublisher: @unchecked Sendable {
         }
         // Bounded: relays report every 5 s; a flood beyond this is dropped by libnats, not queued.
         _ = natsSubscription_SetPendingLimits(subscription, 1_000, 1 << 20)
-        watcherSubscription = subscription
+        local.value.watcherSubscription = subscription
     }
 
     private func heardWatchers(_ message: NATSMessage) {
-        if tally.record(message.data, now: Self.nowMs()) { reportRemoteWatchers() }
+        if local.value.tally.record(message.data, now: Self.nowMs()) { reportRemoteWatchers() }
     }
 
     private func reportRemoteWatchers() {
-        let total = tally.total
+        let total = local.value.tally.total
         shared.withLock { $0.remoteWatchers = total }
         onRemoteWatchers(total)
     }
@@ -275,6 +264,13 @@ public final class VenuePublisher: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// `{"type":"heartbeat","version":V,"epoch":E,"epochStartedAt":T}`: a relay that missed a
+    /// version, or the venue's restart, learns it from this.
+    static func heartbeat(version: Int?, epoch: StreamEpoch) -> [UInt8] {
+        JSONWriter.bytes(["type": "heartbeat", "version": version.map { .int($0) } ?? .null, "epoch": .string(epoch.id),
+                          "epochStartedAt": .int(Int(epoch.startedAt))])
     }
 
     static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

@@ -7,6 +7,8 @@ public struct WatcherTally: Sendable {
     public static let windowMs: Int64 = 15_000
     public static let maximumRelays = 1_000
     public static let maximumPerRelay = 1_000_000
+    /// A report is `{"relay": ID, "spectators": n}`: anything bigger is not read (nor copied).
+    public static let maximumReportBytes = 512
 
     private var reports: [String: (spectators: Int, at: Int64)] = [:]
     public private(set) var total = 0
@@ -15,7 +17,7 @@ public struct WatcherTally: Sendable {
 
     /// True when the total changed. Reports that are not `{"relay": ID, "spectators": n}` are ignored.
     public mutating func record(_ bytes: [UInt8], now: Int64) -> Bool {
-        guard bytes.count <= 512, case .success(let value) = JSONValue.parse(bytes),
+        guard bytes.count <= Self.maximumReportBytes, case .success(let value) = JSONValue.parse(bytes),
               let relay = value["relay"]?.stringValue, (1...64).contains(relay.utf8.count),
               let spectators = value["spectators"]?.intValue, (0...Self.maximumPerRelay).contains(spectators)
         else { return false }

@@ -1,146 +1,282 @@
 import GatherDelivery
 import GatherModel
 import GatherPresenters
+import GatherSecurity
 import XCTest
 
 @testable import GatherStream
 
+/// One message as it arrives: its body and its `Gather-Signature` header, if any.
+private struct Signed {
+    var bytes: [UInt8]
+    var signature: String?
+
+    init(_ bytes: [UInt8], _ signature: String?) {
+        self.bytes = bytes
+        self.signature = signature
+    }
+}
+
+/// What a venue publishes, signed with a real Ed25519 key, in one epoch at a time.
+private struct TestVenue {
+    let key: Ed25519PrivateKey
+    var epoch: StreamEpoch
+
+    init(key: Ed25519PrivateKey? = nil, epoch: String = "epoch-one", startedAt: Int64 = 1_000) {
+        self.key = key ?? (try! Ed25519PrivateKey.generate())
+        self.epoch = StreamEpoch(id: epoch, startedAt: startedAt)!
+    }
+
+    var publicKey: Ed25519PublicKey { Ed25519PublicKey(rawBytes: try! key.publicKeyBytes())! }
+
+    func signed(_ bytes: [UInt8], in epoch: String? = nil) -> Signed {
+        Signed(bytes, try! StreamSignature.sign(bytes, epoch: epoch ?? self.epoch.id, key: key))
+    }
+
+    func snapshot(_ version: Int, score: Int) -> Signed {
+        signed(JSONWriter.bytes(MessagePresenter.snapshot(version: version, state: ["score": .int(score)], epoch: epoch)))
+    }
+
+    func patch(from: Int, score: Int) -> Signed {
+        signed(JSONWriter.bytes(["type": "patch", "from": .int(from), "version": .int(from + 1),
+                                 "ops": [["op": "replace", "path": "/score", "value": .int(score)]]]))
+    }
+
+    func heartbeat(_ version: Int) -> Signed {
+        signed(VenuePublisher.heartbeat(version: version, epoch: epoch))
+    }
+
+    func frames(_ version: Int, score: Int, patch: [UInt8]? = nil) -> StateFrames {
+        StreamFollower.frames(version: version, state: ["score": .int(score)], patch: patch, epoch: epoch)
+    }
+}
+
 /// The relay's follower on a test clock: every event, the whole set of actions.
 final class StreamFollowerTests: XCTestCase {
-    private func snapshot(_ version: Int, score: Int) -> [UInt8] {
-        JSONWriter.bytes(["type": "snapshot", "version": .int(version), "state": ["score": .int(score)]])
-    }
-
-    private func patch(from: Int, score: Int) -> [UInt8] {
-        JSONWriter.bytes(["type": "patch", "from": .int(from), "version": .int(from + 1),
-                          "ops": [["op": "replace", "path": "/score", "value": .int(score)]]])
-    }
-
-    private func snapshotFrames(_ version: Int, score: Int, patch: [UInt8]? = nil) -> StateFrames {
-        StreamFollower.frames(version: version, state: ["score": .int(score)], patch: patch)
-    }
+    private var venue = TestVenue()
 
     private func connected() -> StreamFollower {
-        var follower = StreamFollower()
+        var follower = StreamFollower(venueKey: venue.publicKey)
         XCTAssertEqual(follower.natsChanged(connected: true, now: 0), [.replay(reason: "connected to NATS")])
         follower.replayStarted()
         return follower
     }
 
-    func testTheSnapshotThenEachPatchIsAnnouncedWithTheVenuesBytes() {
+    private func state(_ follower: inout StreamFollower, _ message: Signed, now: Int64 = 0)
+        -> [StreamFollower.Action]
+    {
+        follower.receivedState(message.bytes, signature: message.signature, now: now)
+    }
+
+    private func tick(_ follower: inout StreamFollower, _ message: Signed, now: Int64 = 0)
+        -> [StreamFollower.Action]
+    {
+        follower.receivedTick(message.bytes, signature: message.signature, now: now)
+    }
+
+    // MARK: - Following
+
+    func testTheSnapshotThenEachPatchIsAnnouncedWithTheVenuesBytesAndItsEpoch() {
         var follower = connected()
-        XCTAssertEqual(follower.receivedState(snapshot(5, score: 0), now: 1_000),
-                       [.linkRestored, .announce(snapshotFrames(5, score: 0))])
-        let six = patch(from: 5, score: 1)
-        XCTAssertEqual(follower.receivedState(six, now: 2_000), [.announce(snapshotFrames(6, score: 1, patch: six))])
+        XCTAssertEqual(state(&follower, venue.snapshot(5, score: 0), now: 1_000),
+                       [.linkRestored, .announce(venue.frames(5, score: 0))])
+        let six = venue.patch(from: 5, score: 1)
+        XCTAssertEqual(state(&follower, six, now: 2_000), [.announce(venue.frames(6, score: 1, patch: six.bytes))])
         XCTAssertEqual(follower.held?.version, 6)
         XCTAssertEqual(follower.held?.state, ["score": 1])
+        XCTAssertEqual(follower.announced?.epoch, venue.epoch)
         XCTAssertEqual(follower.lastHeardMs, 2_000)
+        XCTAssertEqual(follower.dropped, 0)
+        let snapshot = try! JSONValue.parse(venue.frames(6, score: 1).v2Snapshot).get()
+        XCTAssertEqual(snapshot["epoch"], "epoch-one")
+        XCTAssertEqual(snapshot["epochStartedAt"], 1_000)
+        XCTAssertEqual(venue.frames(6, score: 1).epoch, "epoch-one")
     }
 
     func testAGapAsksForAReplayAndAnnouncesNothing() {
         var follower = connected()
-        _ = follower.receivedState(snapshot(5, score: 0), now: 0)
-        XCTAssertEqual(follower.receivedState(patch(from: 6, score: 2), now: 1),
+        _ = state(&follower, venue.snapshot(5, score: 0))
+        XCTAssertEqual(state(&follower, venue.patch(from: 6, score: 2)),
                        [.replay(reason: "a gap: holding 5, the stream went on from 6")])
         follower.replayStarted()
         // While the replay has not brought its snapshot, patches are not gaps and not applied.
-        XCTAssertEqual(follower.receivedState(patch(from: 7, score: 3), now: 2), [])
+        XCTAssertEqual(state(&follower, venue.patch(from: 7, score: 3)), [])
         XCTAssertEqual(follower.held?.version, 5)
     }
 
     func testAReplayFromAnOlderSnapshotCatchesUpSilentlyAndNeverGoesBack() {
         var follower = connected()
-        _ = follower.receivedState(snapshot(5, score: 0), now: 0)
-        _ = follower.receivedState(patch(from: 5, score: 1), now: 0)
-        _ = follower.receivedState(patch(from: 7, score: 3), now: 0)  // gap
+        _ = state(&follower, venue.snapshot(5, score: 0))
+        _ = state(&follower, venue.patch(from: 5, score: 1))
+        _ = state(&follower, venue.patch(from: 7, score: 3))  // gap
         follower.replayStarted()
-        XCTAssertEqual(follower.receivedState(snapshot(5, score: 0), now: 1), [])
-        XCTAssertEqual(follower.receivedState(patch(from: 5, score: 1), now: 1), [])
-        XCTAssertEqual(follower.announced, 6)
-        // Version 7 follows a version the spectators hold: the venue's patch goes on as it is.
-        let seven = patch(from: 6, score: 2)
-        XCTAssertEqual(follower.receivedState(seven, now: 1), [.announce(snapshotFrames(7, score: 2, patch: seven))])
+        XCTAssertEqual(state(&follower, venue.snapshot(5, score: 0)), [])
+        XCTAssertEqual(state(&follower, venue.patch(from: 5, score: 1)), [])
+        XCTAssertEqual(follower.announced?.version, 6)
+        let seven = venue.patch(from: 6, score: 2)
+        XCTAssertEqual(state(&follower, seven), [.announce(venue.frames(7, score: 2, patch: seven.bytes))])
         // A replay that jumps past the announced version: the spectators get a snapshot.
-        _ = follower.receivedState(patch(from: 9, score: 9), now: 1)
+        _ = state(&follower, venue.patch(from: 9, score: 9))
         follower.replayStarted()
-        XCTAssertEqual(follower.receivedState(snapshot(8, score: 5), now: 2), [.announce(snapshotFrames(8, score: 5))])
+        XCTAssertEqual(state(&follower, venue.snapshot(8, score: 5)), [.announce(venue.frames(8, score: 5))])
     }
 
-    func testASnapshotOfTheHeldVersionReplacesItQuietly() {
+    func testAnOlderSnapshotOfTheEpochOutsideAReplayChangesNothing() {
         var follower = connected()
-        _ = follower.receivedState(snapshot(5, score: 0), now: 0)
-        XCTAssertEqual(follower.receivedState(snapshot(5, score: 0), now: 1), [])
-        XCTAssertEqual(follower.receivedState(patch(from: 4, score: 0), now: 1), [])  // a duplicate
+        _ = state(&follower, venue.snapshot(5, score: 0))
+        _ = state(&follower, venue.patch(from: 5, score: 1))
+        XCTAssertEqual(state(&follower, venue.snapshot(3, score: 7)), [])
+        XCTAssertEqual(follower.held?.version, 6)
+        XCTAssertEqual(state(&follower, venue.snapshot(6, score: 1)), [])
+        XCTAssertEqual(state(&follower, venue.patch(from: 4, score: 0)), [])  // a duplicate
     }
 
-    func testAPatchThatDoesNotApplyIsReportedOnceAndReplayed() {
+    func testAPatchThatDoesNotApplyIsReplayedThenSkippedWhenTheStreamHoldsIt() {
         var follower = connected()
-        _ = follower.receivedState(snapshot(5, score: 0), now: 0)
-        let bad = JSONWriter.bytes(["type": "patch", "from": 5, "version": 6,
-                                    "ops": [["op": "remove", "path": "/missing"]]])
-        let actions = follower.receivedState(bad, now: 1)
-        XCTAssertEqual(actions.count, 2)
-        guard case .reportJunk = actions[0] else { return XCTFail("\(actions)") }
-        XCTAssertEqual(actions[1], .replay(reason: "a patch that does not apply"))
+        _ = state(&follower, venue.snapshot(5, score: 0))
+        let bad = venue.signed(JSONWriter.bytes(["type": "patch", "from": 5, "version": 6,
+                                                 "ops": [["op": "remove", "path": "/missing"]]]))
+        let actions = state(&follower, bad)
+        XCTAssertEqual(actions.count, 1)
+        guard case .replay(let reason) = actions[0], reason.hasPrefix("a patch that does not apply") else {
+            return XCTFail("\(actions)")
+        }
+        follower.replayStarted()
+        _ = state(&follower, venue.snapshot(5, score: 0))
+        XCTAssertEqual(state(&follower, bad), [.dropped(reason: "the stream itself holds a message that does not follow version 5")])
+        let six = venue.patch(from: 5, score: 1)
+        XCTAssertEqual(state(&follower, six), [.announce(venue.frames(6, score: 1, patch: six.bytes))])
+    }
+
+    // MARK: - Signatures
+
+    func testForgedStateIsDroppedCountedAndChangesNothing() {
+        var follower = connected()
+        _ = state(&follower, venue.snapshot(5, score: 0))
+        let impostor = TestVenue(epoch: "epoch-one", startedAt: 1_000)
+        let later = TestVenue(key: impostor.key, epoch: "epoch-later", startedAt: 9_000)
+        let unsigned = venue.snapshot(1_000_000, score: 99).bytes
+        let forgeries: [Signed] = [
+            Signed(unsigned, nil),                                    // no signature
+            Signed(unsigned, "not base64"),                           // garbage
+            Signed(unsigned, venue.snapshot(5, score: 0).signature),  // another message's signature
+            impostor.snapshot(1_000_000, score: 99),            // far ahead, another key
+            impostor.snapshot(1, score: 99),                    // behind, another key
+            later.snapshot(1, score: 99),                       // a "new epoch", another key
+            impostor.patch(from: 5, score: 99),                 // the next patch, first, another key
+            venue.signed(venue.patch(from: 5, score: 99).bytes, in: "epoch-other"),  // the venue's key, another epoch
+        ]
+        for (index, forged) in forgeries.enumerated() {
+            let actions = follower.receivedState(forged.bytes, signature: forged.signature, now: 10)
+            XCTAssertEqual(actions.count, 1, "forgery \(index)")
+            guard case .dropped = actions.first else { return XCTFail("forgery \(index): \(actions)") }
+        }
+        XCTAssertEqual(follower.dropped, forgeries.count)
         XCTAssertEqual(follower.held?.version, 5)
+        XCTAssertEqual(follower.held?.state, ["score": 0])
+        XCTAssertEqual(follower.announced?.version, 5)
+        XCTAssertEqual(follower.lastHeardMs, 0, "a forgery is not the venue being heard")
+        // The genuine patch, after the forged one, still chains.
+        let six = venue.patch(from: 5, score: 1)
+        XCTAssertEqual(state(&follower, six), [.announce(venue.frames(6, score: 1, patch: six.bytes))])
     }
 
-    func testJunkIsSkippedAndReportedOnceWithoutStoppingTheFollower() {
+    func testTicksAndPresenceAreVerifiedAgainstTheEpochHeldAndForwardedRebuilt() {
         var follower = connected()
-        _ = follower.receivedState(snapshot(5, score: 0), now: 0)
-        let junk: [UInt8] = Array("not json".utf8)
-        XCTAssertEqual(follower.receivedState(junk, now: 1).count, 1)
-        XCTAssertEqual(follower.receivedState(junk, now: 2), [])
-        let six = patch(from: 5, score: 1)
-        XCTAssertEqual(follower.receivedState(six, now: 3), [.announce(snapshotFrames(6, score: 1, patch: six))])
-        XCTAssertEqual(follower.receivedTick(Array("{\"type\":\"tick\"}".utf8), now: 4).count, 1)
+        let tickBytes = Array(#"{"type":"tick","pitch":2,"timer":{"status":"running","durationSeconds":600,"remainingMs":5000,"endsAt":99,"extra":"x"}}"#.utf8)
+        // Before any state: nothing to check it against, nothing forwarded, nothing counted.
+        XCTAssertEqual(tick(&follower, venue.signed(tickBytes)), [])
+        _ = state(&follower, venue.snapshot(1, score: 0))
+        let rebuilt = StreamMessage.Tick(pitch: 2, status: .running, durationSeconds: 600, remainingMs: 5_000, endsAt: 99).bytes
+        XCTAssertEqual(tick(&follower, venue.signed(tickBytes)), [.forwardTick(pitch: 2, bytes: rebuilt)])
+        XCTAssertFalse(String(decoding: rebuilt, as: UTF8.self).contains("extra"))
+
+        let presence = Array(#"{"type":"presence","organisers":["ann","bob"],"spectators":3,"remote":4}"#.utf8)
+        let counts = StreamMessage.Presence(spectators: 3, remote: 4, organisersOnline: 2).bytes
+        XCTAssertEqual(try JSONValue.parse(counts).get(), ["type": "presence", "spectators": 3, "remote": 4, "organisersOnline": 2])
+        XCTAssertEqual(tick(&follower, venue.signed(presence)), [.forwardPresence(counts)])
+
+        // Signed in another epoch, or not at all: dropped.
+        XCTAssertEqual(tick(&follower, venue.signed(presence, in: "epoch-other")), [.dropped(reason: "a presence the venue did not sign")])
+        XCTAssertEqual(follower.receivedTick(tickBytes, signature: nil, now: 0), [.dropped(reason: "a tick the venue did not sign")])
+        XCTAssertEqual(follower.dropped, 2)
+    }
+
+    func testOversizedUnknownAndStrayTicksMessagesAreDropped() {
+        var follower = connected()
+        _ = state(&follower, venue.snapshot(1, score: 0))
+        XCTAssertEqual(follower.receivedTick([], signature: nil, oversized: true, now: 0),
+                       [.dropped(reason: "a ticks message over 65536 bytes")])
+        let huge = Array(#"{"type":"presence","spectators":1,"organisers":[""#.utf8) + [UInt8](repeating: 0x61, count: 70_000)
+            + Array(#""]}"#.utf8)
+        XCTAssertEqual(tick(&follower, venue.signed(huge)), [.dropped(reason: "a ticks message over 65536 bytes")])
+        XCTAssertEqual(tick(&follower, venue.signed(Array(#"{"type":"chat","text":"hi"}"#.utf8))),
+                       [.dropped(reason: "ticks subject: not a gather.v2 stream message")])
+        XCTAssertEqual(tick(&follower, venue.snapshot(2, score: 0)), [.dropped(reason: "ticks subject: a state message")])
+        XCTAssertEqual(follower.dropped, 4)
+        XCTAssertEqual(follower.held?.version, 1)
+    }
+
+    // MARK: - Epochs
+
+    func testALaterEpochReplacesTheStateAtOnceEvenWithLowerVersions() {
+        var follower = connected()
+        _ = state(&follower, venue.snapshot(50, score: 7))
+        let restored = TestVenue(key: venue.key, epoch: "epoch-two", startedAt: 2_000)
+        XCTAssertEqual(state(&follower, restored.snapshot(3, score: 1)), [.announce(restored.frames(3, score: 1))])
+        XCTAssertEqual(follower.announced?.epoch, restored.epoch)
+        let four = restored.patch(from: 3, score: 2)
+        XCTAssertEqual(state(&follower, four), [.announce(restored.frames(4, score: 2, patch: four.bytes))])
+
+        // The old epoch's messages, replayed, change nothing: its snapshots are older, its
+        // patches do not verify in the epoch held, its heartbeats are ignored.
+        XCTAssertEqual(state(&follower, venue.snapshot(51, score: 9)), [])
+        XCTAssertEqual(state(&follower, venue.patch(from: 4, score: 9)), [.dropped(reason: "a patch the venue did not sign in the epoch held")])
+        XCTAssertEqual(tick(&follower, venue.heartbeat(60)), [])
+        XCTAssertEqual(follower.held?.version, 4)
+        XCTAssertEqual(follower.held?.state, ["score": 2])
+    }
+
+    func testAHeartbeatAheadOrOfALaterEpochAsksForAReplay() {
+        var follower = connected()
+        _ = state(&follower, venue.snapshot(3, score: 0))
+        XCTAssertEqual(tick(&follower, venue.heartbeat(3)), [])
+        XCTAssertEqual(tick(&follower, venue.heartbeat(4)), [.replay(reason: "the venue is at 4, the stream gave 3")])
+        follower.replayStarted()
+        _ = state(&follower, venue.snapshot(4, score: 0))
+        let restarted = TestVenue(key: venue.key, epoch: "epoch-two", startedAt: 2_000)
+        XCTAssertEqual(tick(&follower, restarted.heartbeat(1)), [.replay(reason: "the venue started a new epoch")])
     }
 
     func testTheLinkIsLostAfterTenSecondsOfSilenceOrWithNATSAndBackWhenHeard() {
         var follower = connected()
-        _ = follower.receivedState(snapshot(1, score: 0), now: 0)
+        _ = state(&follower, venue.snapshot(1, score: 0))
         XCTAssertEqual(follower.clock(now: 10_000), [])
-        XCTAssertEqual(follower.receivedTick(Array("{\"type\":\"heartbeat\",\"version\":1}".utf8), now: 5_000), [])
+        XCTAssertEqual(tick(&follower, venue.heartbeat(1), now: 5_000), [])
+        // Anything unsigned is not the venue: it keeps nothing alive.
+        _ = follower.receivedTick(VenuePublisher.heartbeat(version: 1, epoch: venue.epoch), signature: nil, now: 14_000)
         XCTAssertEqual(follower.clock(now: 15_000), [])
         XCTAssertEqual(follower.clock(now: 15_001), [.linkLost(sinceMs: 5_000)])
         XCTAssertEqual(follower.clock(now: 20_000), [])
-        let tick = Array("{\"type\":\"tick\",\"pitch\":2,\"timer\":{}}".utf8)
-        XCTAssertEqual(follower.receivedTick(tick, now: 21_000), [.linkRestored, .forwardTick(pitch: 2, bytes: tick)])
+        let tickBytes = Array(#"{"type":"tick","pitch":2,"timer":{"status":"paused","durationSeconds":60,"remainingMs":1}}"#.utf8)
+        let rebuilt = StreamMessage.Tick(pitch: 2, status: .paused, durationSeconds: 60, remainingMs: 1, endsAt: nil).bytes
+        XCTAssertEqual(tick(&follower, venue.signed(tickBytes), now: 21_000), [.linkRestored, .forwardTick(pitch: 2, bytes: rebuilt)])
         XCTAssertEqual(follower.natsChanged(connected: false, now: 22_000), [.linkLost(sinceMs: 21_000)])
         XCTAssertEqual(follower.natsChanged(connected: false, now: 22_000), [])
-        // Heard again only once NATS is back.
         XCTAssertEqual(follower.natsChanged(connected: true, now: 23_000), [.replay(reason: "connected to NATS")])
         follower.replayStarted()
-        XCTAssertEqual(follower.receivedState(snapshot(1, score: 0), now: 23_500), [.linkRestored])
+        XCTAssertEqual(state(&follower, venue.snapshot(1, score: 0), now: 23_500), [.linkRestored])
     }
 
-    func testAHeartbeatAheadOfTheStreamAsksForAReplay() {
+    func testJunkOnTheStateSubjectIsDroppedWithoutStoppingTheFollower() {
         var follower = connected()
-        _ = follower.receivedState(snapshot(3, score: 0), now: 0)
-        XCTAssertEqual(follower.receivedTick(Array("{\"type\":\"heartbeat\",\"version\":3}".utf8), now: 1), [])
-        XCTAssertEqual(follower.receivedTick(Array("{\"type\":\"heartbeat\",\"version\":4}".utf8), now: 2),
-                       [.replay(reason: "the venue is at 4, the stream gave 3")])
-    }
-
-    func testTicksBeforeAnyStateAreNotForwardedAndPresenceIs() {
-        var follower = connected()
-        let tick = Array("{\"type\":\"tick\",\"pitch\":1,\"timer\":{}}".utf8)
-        XCTAssertEqual(follower.receivedTick(tick, now: 0), [.linkRestored])
-        let presence = Array("{\"type\":\"presence\",\"organisers\":[],\"spectators\":3}".utf8)
-        XCTAssertEqual(follower.receivedTick(presence, now: 0), [.forwardPresence(presence)])
-    }
-
-    func testAGapTheReplayMeetsAgainIsInTheStreamItselfAndIsSkipped() {
-        var follower = connected()
-        _ = follower.receivedState(snapshot(5, score: 0), now: 0)
-        let forged = patch(from: 9, score: 9)
-        XCTAssertEqual(follower.receivedState(forged, now: 1), [.replay(reason: "a gap: holding 5, the stream went on from 9")])
-        follower.replayStarted()
-        XCTAssertEqual(follower.receivedState(snapshot(5, score: 0), now: 2), [])
-        XCTAssertEqual(follower.receivedState(forged, now: 3),
-                       [.reportJunk("the stream itself holds a message that does not follow version 5; skipped")])
-        let six = patch(from: 5, score: 1)
-        XCTAssertEqual(follower.receivedState(six, now: 4), [.announce(snapshotFrames(6, score: 1, patch: six))])
+        _ = state(&follower, venue.snapshot(5, score: 0))
+        XCTAssertEqual(follower.receivedState(Array("not json".utf8), signature: nil, now: 1).count, 1)
+        let noEpoch = JSONWriter.bytes(["type": "snapshot", "version": 9, "state": ["score": 9]])
+        XCTAssertEqual(state(&follower, venue.signed(noEpoch)), [.dropped(reason: "state subject: a snapshot without its epoch")])
+        let six = venue.patch(from: 5, score: 1)
+        XCTAssertEqual(state(&follower, six), [.announce(venue.frames(6, score: 1, patch: six.bytes))])
+        XCTAssertEqual(follower.dropped, 2)
     }
 }
+

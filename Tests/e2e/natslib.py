@@ -115,11 +115,13 @@ class RelayProcess:
     """One real `gather relay` on loopback, reading a venue's stream from `nats_url`."""
 
     def __init__(self, nats_url: str, venue: str = "riverside", extra_args: tuple[str, ...] = (),
-                 env: dict | None = None):
+                 env: dict | None = None, venue_key: str | None = None):
         from gatherlib import BINARY, PUBLIC
         self.args = [BINARY, "relay", "--host", "127.0.0.1", "--port", "0", "--public", PUBLIC,
                      "--nats", nats_url, "--venue", venue, *extra_args]
         self.env = env
+        # The venue's public key (`--venue-key`); `running` fills it from the venue's /healthz.
+        self.venue_key = venue_key
         self.port = 0
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []
@@ -131,7 +133,8 @@ class RelayProcess:
                 self.port = int(line.rsplit(" ", 1)[1])
                 return True
             return False
-        self.process = spawn_until_ready(self.args, on_line, self.output, self.errors, timeout, "gather relay",
+        args = self.args + (["--venue-key", self.venue_key] if self.venue_key else [])
+        self.process = spawn_until_ready(args, on_line, self.output, self.errors, timeout, "gather relay",
                                          env={**os.environ, **self.env} if self.env else None)
         return self
 
@@ -214,10 +217,12 @@ async def relay_client(relay: RelayProcess) -> Live:
 
 @contextlib.contextmanager
 def running(server: GatherServer, *relays: RelayProcess, relay_signal: int = signal.SIGINT):
-    """Starts the venue and its relays in parallel; on the way out stops the relays with
-    `relay_signal` and removes the venue's folders."""
+    """Starts the venue, then its relays in parallel, given the venue's key; on the way out stops
+    the relays with `relay_signal` and removes the venue's folders."""
     try:
-        start_all(server, *relays)
+        start_all(server)
+        given_venue_key(server, *relays)
+        start_all(*relays)
         yield
     finally:
         for relay in relays:
@@ -252,3 +257,38 @@ async def slowest_ack(client: Live, count: int = 20) -> float:
         slowest = max(slowest, time.monotonic() - started)
         assert reply["type"] == "ack"
     return slowest
+
+
+# MARK: - The venue's signing key (relays believe only what it signed)
+
+def venue_key(server: GatherServer) -> str:
+    """The venue's public key, as its /healthz shows it (base64 of 32 bytes)."""
+    key = server.health()["venueKey"]
+    assert isinstance(key, str) and len(key) == 44, key
+    return key
+
+
+def given_venue_key(server: GatherServer, *relays: RelayProcess) -> None:
+    """Gives each relay without a key the running venue's."""
+    key = venue_key(server)
+    for relay in relays:
+        if relay.venue_key is None:
+            relay.venue_key = key
+
+
+def provide_venue_key(data_dir: str) -> str:
+    """Puts a venue signing key (PKCS#8 PEM, mode 0600) in a data folder before the venue's first
+    start, as a restored backup would, so a relay can be started before the venue; returns the
+    public key in base64. The venue keeps a key it finds."""
+    import base64
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    key = Ed25519PrivateKey.generate()
+    os.makedirs(data_dir, exist_ok=True)
+    path = os.path.join(data_dir, "venue-key.pem")
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                       serialization.NoEncryption()))
+    raw = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return base64.b64encode(raw).decode()

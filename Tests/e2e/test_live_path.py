@@ -38,8 +38,12 @@ def test_unknown_paths_and_traversal_are_404(server):
 
 
 def test_healthz_reports_version_and_connections(server):
-    # Without --nats the venue stream is off and nothing was published.
-    assert server.health() == {"status": "ok", "version": 0, "connections": 0, "nats": "off", "publishedVersion": None}
+    # Without --nats the venue stream is off and nothing was published; the venue's key and
+    # this run's epoch are there all the same (a relay is configured from them).
+    health = server.health()
+    venue = {key: health.pop(key) for key in ("venueKey", "epoch", "epochStartedAt")}
+    assert len(venue["venueKey"]) == 44 and 8 <= len(venue["epoch"]) <= 64 and venue["epochStartedAt"] > 0
+    assert health == {"status": "ok", "version": 0, "connections": 0, "nats": "off", "publishedVersion": None}
 
 
 def test_ca_is_offered_and_is_the_ca_the_client_trusts(server):

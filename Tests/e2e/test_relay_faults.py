@@ -122,10 +122,14 @@ def test_kill_9_the_venue_relays_say_the_link_is_lost_then_versions_continue_aft
             for client in (follower, late):
                 await client.wait_snapshot(ann.version, timeout=10)
                 assert client.snapshot == ann.snapshot
-            # Through the restart: one snapshot, then the venue's patches, in order.
+            # Through the restart: the restarted venue is a new epoch, so one snapshot per epoch
+            # (the second at the version the first epoch ended on), then the venue's patches, in order.
             states = [m for m in follower.messages if m["type"] in ("snapshot", "patch")]
-            assert [m["type"] for m in states].count("snapshot") == 1, states
-            assert [m["version"] for m in states] == list(range(states[0]["version"], ann.version + 1))
+            snapshots = [m for m in states if m["type"] == "snapshot"]
+            assert len(snapshots) == 2 and snapshots[0]["epoch"] != snapshots[1]["epoch"], states
+            assert snapshots[1]["epoch"] == server.health()["epoch"] and snapshots[1]["version"] == version
+            assert [m["version"] for m in states] == (list(range(states[0]["version"], version + 1)) + [version]
+                                                      + list(range(version + 1, ann.version + 1)))
             for client in (follower, late, ann):
                 await client.close()
         run(scenario())

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from gatherlib import BINARY, GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, read_subject, take_down, wait_for
+from natslib import NatsServer, RelayProcess, read_subject, take_down, venue_key, wait_for
 
 V2 = ("gather.v2",)
 # The hub logs this once a venue's leaf has passed TLS and authentication (2.9.10).
@@ -196,7 +196,7 @@ def test_the_leaf_link_carries_tls_and_the_venue_user_reaches_only_its_own_venue
 
             nonlocal relay
             relay = RelayProcess(hub.url, extra_args=("--nats-user", "relay"),
-                                 env={"GATHER_NATS_PASSWORD": RELAY_PASSWORD}).start()
+                                 env={"GATHER_NATS_PASSWORD": RELAY_PASSWORD}, venue_key=venue_key(server)).start()
             follower = await Live.connect(None, subprotocols=V2, url=relay.ws_url)
             ann = await signed_in(server, "ann", subprotocols=V2)
             for name in ("Ann", "Ben"):

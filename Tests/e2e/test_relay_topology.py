@@ -10,7 +10,7 @@ import jsonpatch
 import pytest
 
 from gatherlib import BINARY, GatherServer, Live, run, signed_in
-from natslib import NatsServer, RelayProcess, read_subject, take_down, wait_for
+from natslib import NatsServer, RelayProcess, read_subject, take_down, venue_key, wait_for
 
 V2 = ("gather.v2",)
 VENUE = "riverside"
@@ -61,7 +61,8 @@ def test_the_hubs_mirror_follows_the_leaf_and_catches_up_after_the_uplink_drops(
         again = mirror(hub)
         assert again.returncode == 0 and "Already there" in again.stdout
 
-        relay = RelayProcess(hub.url).start()  # reads the hub's mirror (same name as the venue's stream)
+        # Reads the hub's mirror (same name as the venue's stream).
+        relay = RelayProcess(hub.url, venue_key=venue_key(server)).start()
 
         async def scenario():
             follower = await Live.connect(None, subprotocols=V2, url=relay.ws_url)

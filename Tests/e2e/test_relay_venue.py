@@ -12,6 +12,7 @@ import pytest
 
 from gatherlib import BINARY, PUBLIC, GatherServer, Live, pitch_gather, run, signed_in
 from natslib import V2, VENUE, NatsServer, read_subject, slowest_ack, venue_server, wait_for
+from stream_trust import verifies
 
 STREAM = "GATHER_riverside"
 STATE = "gather.riverside.state"
@@ -44,7 +45,11 @@ def test_the_stream_replays_to_the_door_spectators_state_at_every_version_with_t
             assert health["nats"] == "connected"
 
             messages = await read_subject(broker.url, STREAM, STATE)
+            # Each message signed by the venue's key, in its epoch.
+            for message in messages:
+                assert verifies(health["venueKey"], health["epoch"], message.data, message.headers["Gather-Signature"])
             first = json.loads(messages[0].data)
+            assert first["epoch"] == health["epoch"] and first["epochStartedAt"] == health["epochStartedAt"]
             assert first["type"] == "snapshot" and messages[0].headers.get("Nats-Rollup") == "sub"
             assert "Nats-Msg-Id" not in (messages[0].headers or {})
             held, version = first["state"], first["version"]
@@ -52,7 +57,7 @@ def test_the_stream_replays_to_the_door_spectators_state_at_every_version_with_t
             for message in messages[1:]:
                 body = json.loads(message.data)
                 assert body["type"] == "patch" and body["from"] == version, body
-                assert message.headers["Nats-Msg-Id"] == f"{VENUE}.{body['version']}"
+                assert message.headers["Nats-Msg-Id"] == f"{VENUE}.{health['epoch']}.{body['version']}"
                 held = jsonpatch.apply_patch(held, body["ops"])
                 version = body["version"]
                 assert held == states[version], f"version {version}"
@@ -67,10 +72,12 @@ def test_ticks_and_a_heartbeat_travel_on_the_ticks_subject():
         async def scenario():
             nc = await nats.connect(broker.url)
             heard: list[dict] = []
+            signatures: list[tuple] = []
             arrived = asyncio.Event()
 
             async def on_message(msg):
                 heard.append(json.loads(msg.data))
+                signatures.append((msg.data, (msg.headers or {}).get("Gather-Signature")))
                 arrived.set()
             await nc.subscribe("gather.riverside.ticks", cb=on_message)
             await nc.flush()
@@ -88,7 +95,10 @@ def test_ticks_and_a_heartbeat_travel_on_the_ticks_subject():
             # Quiet for 5 s: the venue says it is alive, with the version it published.
             await wait_for(lambda: any(m["type"] == "heartbeat" for m in heard), 9, "a heartbeat")
             heartbeat = next(m for m in heard if m["type"] == "heartbeat")
-            assert heartbeat == {"type": "heartbeat", "version": version}
+            health = server.health()
+            assert heartbeat == {"type": "heartbeat", "version": version, "epoch": health["epoch"],
+                                 "epochStartedAt": health["epochStartedAt"]}
+            assert all(verifies(health["venueKey"], health["epoch"], data, signature) for data, signature in signatures)
             await ann.close()
             await nc.close()
         run(scenario())

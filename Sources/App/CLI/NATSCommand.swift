@@ -60,7 +60,8 @@ struct NATSMirrorCommand: ParsableCommand {
                                                  venue: venue, mirrorName: mirror, domain: domain)
             let verb = outcome == .created ? "Created" : "Already there:"
             print("\(verb) the mirror \(mirror) on \(hub), of \(venue.streamName) in the JetStream domain \(domain) (rollups allowed).")
-            print("Relays read it with: gather relay --nats \(hub) --venue \(venue) --stream \(mirror)")
+            print("Relays read it with: gather relay --nats \(hub) --venue \(venue) --stream \(mirror) --venue-key KEY "
+                  + "(the venue's banner and /healthz show KEY)")
         } catch {
             FileHandle.standardError.write(Data("gather: \(error)\n".utf8))
             throw ExitCode(1)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GatherSecurity
 import GatherStream
 import Logging
 
@@ -14,6 +15,10 @@ struct RelayCommand: ParsableCommand {
 
     @Option(name: .customLong("venue"), help: "The venue to follow (its --venue; a-z, 0-9, '-').")
     var venueOption: String
+
+    @Option(name: .customLong("venue-key"),
+            help: "The venue's public key (base64, from its banner or /healthz venueKey), or @FILE holding it.")
+    var venueKeyOption: String?
 
     @Option(name: .customLong("stream"), help: "The JetStream stream to read (default GATHER_<venue>; on a hub, the mirror's name).")
     var streamOption: String?
@@ -46,6 +51,8 @@ struct RelayCommand: ParsableCommand {
     var logLevel: Logger.Level = .info
 
     var venue: VenueName { VenueName(venueOption)! }
+    /// Checked by `validate`, so present and usable by the time `run` asks.
+    var venueKey: Ed25519PublicKey { try! parseVenueKey(venueKeyOption) }
     var streamName: String { streamOption ?? venue.streamName }
     var relayID: String {
         relayIDOption ?? "\(VenueName.fromHostName()?.rawValue ?? "relay")-\(ProcessInfo.processInfo.processIdentifier)"
@@ -69,6 +76,7 @@ struct RelayCommand: ParsableCommand {
         try requireInRange(maximumConnections, 1...1_000_000, option: "--max-connections")
         try requireInRange(maximumConnectionsPerAddress, 1...100_000, option: "--max-connections-per-address")
         try requireReadableFolder(publicDirectory)
+        _ = try parseVenueKey(venueKeyOption)
     }
 
     func run() throws {
@@ -79,4 +87,26 @@ struct RelayCommand: ParsableCommand {
             throw ExitCode(failure.exitCode)
         }
     }
+}
+
+/// `--venue-key KEY` of `gather relay`: the venue's Ed25519 public key, 32 bytes in standard base64,
+/// given as is or as `@FILE` holding that text. A relay without it would believe anyone.
+func parseVenueKey(_ text: String?) throws -> Ed25519PublicKey {
+    guard let text else {
+        throw ValidationError("gather relay needs --venue-key KEY: the venue's public key, from its banner or its /healthz "
+                              + "(venueKey); a relay believes only what that key signed.")
+    }
+    var encoded = text
+    if text.hasPrefix("@") {
+        let path = String(text.dropFirst())
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 1_024 else {
+            throw ValidationError("--venue-key @\(path.prefix(256)): not a readable file of at most 1 KiB.")
+        }
+        encoded = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    guard let raw = Base64.decoded(encoded), raw.count == 32, let key = Ed25519PublicKey(rawBytes: raw) else {
+        throw ValidationError("--venue-key is not the venue's key: it must be 32 bytes in base64 (44 characters ending in "
+                              + "'='), as the venue's banner and /healthz show it.")
+    }
+    return key
 }

@@ -20,7 +20,8 @@ enum Relay {
         let transport = TransportBox()
         let stream = RelayStream(
             configuration: RelayStream.Configuration(endpoint: endpoint, venue: options.venue,
-                                                     streamName: options.streamName, relayID: options.relayID),
+                                                     streamName: options.streamName, relayID: options.relayID,
+                                                     venueKey: options.venueKey),
             logger: logger, deliver: { transport.server?.deliver($0) })
         let routes = RelayRoutes(venue: options.venue, stream: stream)
 
@@ -80,7 +81,8 @@ struct RelayRoutes: Sendable {
         let now = RelayStream.nowMs()
         let body = "{\"status\":\"ok\",\"relay\":true,\"venue\":\"\(venue)\",\"version\":\(health.version.map(String.init) ?? "null"),"
             + "\"lastHeardMs\":\(health.lastHeardMs.map { String(max(0, now - $0)) } ?? "null"),"
-            + "\"spectators\":\(health.spectators),\"nats\":\"\(health.nats)\"}"
+            + "\"spectators\":\(health.spectators),\"nats\":\"\(health.nats)\",\"dropped\":\(health.dropped),"
+            + "\"epoch\":\(health.epoch.map { "\"\($0)\"" } ?? "null")}"
         return HTTPResponse(status: 200, contentType: "application/json; charset=utf-8", body: Array(body.utf8))
     }
 }

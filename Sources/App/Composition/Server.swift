@@ -46,9 +46,16 @@ enum Server {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
         }
 
+        // Made at the first start, kept after: relays are told its public key once.
+        let venueKey: VenueSigningKey
+        do {
+            venueKey = try VenueSigningKey(dataFolder: settings.dataDirectory)
+        } catch {
+            throw StartupFailure(description: "\(error)")
+        }
         let links = ServerLinks(identity: identity, host: settings.host, hasTrustPage: certificates.caCertificatePath != nil)
         let hasher = PasswordHasher()
-        let environment = CoordinatorEnvironment(
+        var environment = CoordinatorEnvironment(
             now: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
             newGatherID: { SecureRandom.uuidString() },
             newToken: { SecureRandom.token() },
@@ -60,6 +67,8 @@ enum Server {
             organiserAddress: { [links] in links.organiserURL },
             newInviteCode: { SecureRandom.inviteCode() }
         )
+        let epoch = VenueSigningKey.newEpoch(now: environment.now())
+        environment.epoch = epoch
         let passwords = PasswordService(hash: { hasher.hash($0) }, verify: { hasher.verify($0, against: $1) })
 
         // The Transport and the Coordinator need each other: the Coordinator's deliveries go to the
@@ -71,7 +80,8 @@ enum Server {
         let remoteWatchers = RemoteWatchersBox()
         let publisher: VenuePublisher?
         do {
-            publisher = try VenueStream.make(settings: settings.stream, logger: logger) { remoteWatchers.report($0) }
+            publisher = try VenueStream.make(settings: settings.stream, epoch: epoch, signingKey: venueKey.privateKey,
+                                             logger: logger) { remoteWatchers.report($0) }
         } catch {
             throw StartupFailure(description: "\(error)")
         }
@@ -95,7 +105,7 @@ enum Server {
         let routes = HTTPRoutes(metrics: coordinator.metrics, exports: coordinator.exports,
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
-                                stream: { VenueStream.healthFields(publisher) },
+                                stream: { VenueStream.healthFields(publisher) + venueKey.healthFields(epoch: epoch) },
                                 streamMetrics: { VenueStream.metricsText(publisher) },
                                 caCertificate: caCertificate,
                                 caFingerprint: caCertificate == nil ? nil : certificates.fingerprintSHA256, links: links,
@@ -141,7 +151,8 @@ enum Server {
         links.bind(tlsPort: ports.tls ?? 0, spectatorPort: ports.spectator)
 
         Banner.print(links: links, inviteCode: coordinator.inviteCode(), certificates: certificates, pitches: coordinator.pitchNames(),
-                     stream: publisher.map { ($0.venue.rawValue, settings.stream?.endpoint.url ?? "", $0.isConnected) })
+                     stream: publisher.map { ($0.venue.rawValue, settings.stream?.endpoint.url ?? "", $0.isConnected) },
+                     venueKey: venueKey.publicKeyBase64)
         logger.info("serving", metadata: ["server.host": "\(settings.host)", "server.port": "\(ports.tls ?? 0)",
                                           "server.spectator_port": "\(ports.spectator.map(String.init) ?? "off")",
                                           "store.version": "\(coordinator.metrics.read().version)"])

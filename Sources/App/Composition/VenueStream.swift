@@ -1,17 +1,19 @@
 import Foundation
+import GatherPresenters
+import GatherSecurity
 import GatherStream
 import Logging
 
 /// `gather serve --nats`: the publisher of the venue's stream, or nil without `--nats`.
 enum VenueStream {
-    static func make(settings: VenueStreamSettings?, logger: Logger,
+    static func make(settings: VenueStreamSettings?, epoch: StreamEpoch, signingKey: Ed25519PrivateKey, logger: Logger,
                      onRemoteWatchers: @escaping @Sendable (Int) -> Void) throws -> VenuePublisher? {
         guard let settings else { return nil }
         if let warning = settings.passwordWarning {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
         }
-        return VenuePublisher(endpoint: settings.endpoint, venue: settings.venue, logger: logger,
-                              onRemoteWatchers: onRemoteWatchers)
+        return VenuePublisher(endpoint: settings.endpoint, venue: settings.venue, epoch: epoch, signingKey: signingKey,
+                              logger: logger, onRemoteWatchers: onRemoteWatchers)
     }
 
     /// Prometheus lines of the stream, appended to `/metrics`.
@@ -41,5 +43,32 @@ enum VenueStream {
         guard let publisher else { return ",\"nats\":\"off\",\"publishedVersion\":null" }
         let reading = publisher.reading()
         return ",\"nats\":\"\(reading.state.rawValue)\",\"publishedVersion\":\(reading.publishedVersion.map(String.init) ?? "null")"
+    }
+}
+
+/// The venue's signing key and what the server shows of it: relays are given the public key
+/// (banner, `/healthz`'s `venueKey`) and believe only what it signed.
+struct VenueSigningKey: Sendable {
+    let privateKey: Ed25519PrivateKey
+    /// Standard padded base64 of the 32 bytes: what `gather relay --venue-key` takes.
+    let publicKeyBase64: String
+
+    /// The key in the data folder (`venue-key.pem`), made at the first start.
+    init(dataFolder: String) throws {
+        privateKey = try VenueKeyFile.ensure(in: dataFolder)
+        publicKeyBase64 = Base64.encoded(try privateKey.publicKeyBytes())
+    }
+
+    /// A new run of the server: 256 random bits (43 of `A-Za-z0-9-_`) and the start.
+    static func newEpoch(now: Int64) -> StreamEpoch {
+        guard let epoch = StreamEpoch(id: SecureRandom.token(), startedAt: now) else {
+            fatalError("a random token is always a valid epoch")
+        }
+        return epoch
+    }
+
+    /// `,"venueKey":…,"epoch":…,"epochStartedAt":…` for `/healthz` (base64 and base64url: nothing to escape).
+    func healthFields(epoch: StreamEpoch) -> String {
+        ",\"venueKey\":\"\(publicKeyBase64)\",\"epoch\":\"\(epoch.id)\",\"epochStartedAt\":\(epoch.startedAt)"
     }
 }

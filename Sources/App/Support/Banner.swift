@@ -4,7 +4,7 @@ import GatherCertificates
 /// What `gather serve` prints at start: where to go, for whom, how to join, what to trust.
 enum Banner {
     static func print(links: ServerLinks, inviteCode: String, certificates: CertificateBundle, pitches: [(id: Int, name: String)],
-                      stream: (venue: String, url: String, connected: Bool)? = nil) {
+                      stream: (venue: String, url: String, connected: Bool)? = nil, venueKey: String? = nil) {
         var lines: [String] = []
         lines.append("Football Gather Live is running.")
         lines.append("")
@@ -32,6 +32,9 @@ enum Banner {
             lines.append("  Venue stream \(stream.venue) on \(stream.url): "
                          + (stream.connected ? "connected, relays can follow it"
                                              : "NATS not reachable yet; retrying (the Wi-Fi is served as always)"))
+        }
+        if let venueKey {
+            lines.append("  Venue key (give relays --venue-key with it): \(venueKey)")
         }
         let spectatorURL = links.spectatorURL()
         if let qr = QRCode.terminal(for: spectatorURL) {

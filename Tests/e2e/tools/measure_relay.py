@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import websockets  # noqa: E402
 
 from gatherlib import GatherServer, Live, phone_address, signed_in  # noqa: E402
-from natslib import NatsServer, RelayProcess, start_all, wait_for  # noqa: E402
+from natslib import NatsServer, RelayProcess, given_venue_key, start_all, wait_for  # noqa: E402
 
 V2 = ("gather.v2",)
 
@@ -153,7 +153,9 @@ def main():
     with NatsServer() as broker:
         server = GatherServer(extra_args=("--nats", broker.url, "--venue", "riverside", "--max-connections-per-address", "10000"))
         relay = RelayProcess(broker.url, extra_args=("--max-connections-per-address", "10000"))
-        start_all(server, relay)
+        start_all(server)
+        given_venue_key(server, relay)
+        start_all(relay)
         try:
             to_door, to_relay, cpu_us, publications = asyncio.run(latency(server, relay, arguments.presses))
             hop = [r - d for d, r in zip(to_door, to_relay)]
