@@ -33,16 +33,16 @@ public final class RelayStream: TransportSource, Sendable {
     }
 
     public let queue = DispatchQueue(label: "gather.relay", qos: .userInteractive)
-    private let configuration: Configuration
-    private let logger: Logger
+    let configuration: Configuration
+    let logger: Logger
     private let deliver: @Sendable ([Delivery]) -> Void
-    private let link: NATSLink
-    private let ticksSubscriber: NATSSubscriber
-    private let owner = WeakTarget<RelayStream>()
-    private let local: QueueBound<Local>
+    let link: NATSLink
+    let ticksSubscriber: NATSSubscriber
+    let owner = WeakTarget<RelayStream>()
+    let local: QueueBound<Local>
 
     /// What only the relay's queue touches.
-    private struct Local {
+    struct Local {
         var follower: StreamFollower
         var spectators: Set<ConnectionID> = []
         var stateSubscription: OpaquePointer?
@@ -176,7 +176,7 @@ public final class RelayStream: TransportSource, Sendable {
         }
     }
 
-    private func heardState(_ message: NATSMessage, generation: Int) {
+    func heardState(_ message: NATSMessage, generation: Int) {
         let now = Self.nowMs()
         let actions: [StreamFollower.Action] = local.withValue { local in
             guard generation == local.generation else { return [] }
@@ -248,82 +248,6 @@ public final class RelayStream: TransportSource, Sendable {
         }
         if !deliveries.isEmpty { deliver(deliveries) }
         if local.value.replayWanted { replay() }
-    }
-
-    // MARK: - Subscriptions
-
-    private func subscribeToTicks() {
-        guard local.value.ticksSubscription == nil, let handles = link.handles else { return }
-        var subscription: OpaquePointer?
-        let status = natsConnection_Subscribe(&subscription, handles.connection, configuration.venue.ticksSubject,
-                                              natsMessageThunk, ticksSubscriber.context)
-        guard status == NATS_OK else { return }
-        _ = natsSubscription_SetPendingLimits(subscription, 10_000, 8 << 20)
-        local.value.ticksSubscription = subscription
-    }
-
-    /// Reads the state subject again from its snapshot (an ordered consumer over everything the
-    /// stream holds for it: one snapshot and the patches after it), at most as often as `replay(Waiting)IntervalMs`.
-    private func replay() {
-        let now = Self.nowMs()
-        guard link.isConnected, let handles = link.handles else { return }
-        let started: (generation: Int, subscriber: NATSSubscriber)? = local.withValue { local in
-            let interval = local.stateSubscription == nil ? Self.waitingIntervalMs : Self.replayIntervalMs
-            guard local.lastReplayAt == .min || now - local.lastReplayAt >= interval else { return nil }
-            local.lastReplayAt = now
-            local.replayWanted = false
-            if let subscription = local.stateSubscription {
-                _ = natsSubscription_Unsubscribe(subscription)
-                natsSubscription_Destroy(subscription)
-                local.stateSubscription = nil
-            }
-            local.generation += 1
-            let generation = local.generation
-            let subscriber = NATSSubscriber(queue: queue) { [owner] in owner.target?.heardState($0, generation: generation) }
-            local.retiredSubscribers.append(subscriber)
-            if local.retiredSubscribers.count > 4 { local.retiredSubscribers.removeFirst() }
-            local.follower.replayStarted()
-            return (generation, subscriber)
-        }
-        guard let started else { return }
-
-        var options = jsSubOptions()
-        jsSubOptions_Init(&options)
-        options.Ordered = true
-        options.Config.DeliverPolicy = js_DeliverAll
-        var errorCode = jsErrCode(0)
-        var subscription: OpaquePointer?
-        let status: natsStatus = configuration.streamName.withCString { stream in
-            options.Stream = stream
-            return js_Subscribe(&subscription, handles.jetStream, configuration.venue.stateSubject, natsMessageThunk,
-                                started.subscriber.context, nil, &options, &errorCode)
-        }
-        guard status == NATS_OK, let subscription else {
-            sayWaiting("the stream \(configuration.streamName) is not there yet (JetStream error \(errorCode.rawValue))")
-            local.value.replayWanted = true
-            return
-        }
-        _ = natsSubscription_SetPendingLimits(subscription, 100_000, 64 << 20)
-        local.withValue { local in
-            local.stateSubscription = subscription
-            local.saidWaiting = false
-        }
-    }
-
-    private func reportWatchers() {
-        guard link.isConnected, let connection = link.handles?.connection else { return }
-        let bytes = Array("{\"relay\":\"\(configuration.relayID)\",\"spectators\":\(local.value.spectators.count)}".utf8)
-        _ = bytes.withUnsafeBufferPointer {
-            natsConnection_Publish(connection, configuration.venue.watchersSubject, $0.baseAddress, Int32($0.count))
-        }
-    }
-
-    private func sayWaiting(_ why: String) {
-        let first = local.withValue { local in
-            defer { local.saidWaiting = true }
-            return !local.saidWaiting
-        }
-        if first { logger.warning("waiting for the venue: \(why); serving the pages meanwhile") }
     }
 
     public static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

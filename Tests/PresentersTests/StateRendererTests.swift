@@ -69,4 +69,24 @@ final class StateRendererTests: XCTestCase {
                        MessagePresenter.bytes(.snapshot(version: 9, state: state, now: Self.now), protocol: .v2))
         XCTAssertNotEqual(rendered.frames.v1Snapshot, rendered.frames.v2Snapshot, "v1 carries the top-level gather")
     }
+
+    /// The venue's run: every gather.v2 snapshot and the frames carry it; gather.v1 never does.
+    func testTheEpochIsStampedOnTheGatherV2SnapshotAndTheFramesAndOnTheWelcome() throws {
+        let epoch = try XCTUnwrap(StreamEpoch(id: "run-0123456789", startedAt: 1_795_000_000_000))
+        let rendered = StateRenderer.render(version: 7, state: Self.roster("Ann"), now: Self.now, after: nil, epoch: epoch)
+        XCTAssertEqual(rendered.frames.epoch, "run-0123456789")
+        let v2 = try JSONValue.parse(rendered.frames.v2Snapshot).get()
+        XCTAssertEqual(v2["epoch"], "run-0123456789")
+        XCTAssertEqual(v2["epochStartedAt"], 1_795_000_000_000)
+        XCTAssertEqual(v2["version"], 7)
+        let v1 = try JSONValue.parse(rendered.frames.v1Snapshot).get()
+        XCTAssertNil(v1["epoch"])
+        let welcome = try JSONValue.parse(MessagePresenter.greeting(.welcome(serverTime: 5, protocol: .v2), epoch: epoch)).get()
+        XCTAssertEqual(welcome["epoch"], "run-0123456789")
+        XCTAssertEqual(welcome["epochStartedAt"], 1_795_000_000_000)
+        XCTAssertEqual(MessagePresenter.greeting(.session(nil), epoch: epoch), MessagePresenter.bytes(.session(nil)))
+        let plain = StateRenderer.render(version: 7, state: Self.roster("Ann"), now: Self.now, after: nil)
+        XCTAssertNil(plain.frames.epoch)
+        XCTAssertNil(try JSONValue.parse(plain.frames.v2Snapshot).get()["epoch"])
+    }
 }

@@ -1,4 +1,5 @@
 import GatherModel
+import GatherPresenters
 import XCTest
 
 @testable import GatherStream
@@ -46,5 +47,28 @@ final class RelayEdgesTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse(RelayReplies.link(live: false, sinceMs: 1_700_000_000_123)).get(),
                        ["type": "link", "live": false, "since": "2023-11-14T22:13:20.123Z"])
         XCTAssertEqual(try JSONValue.parse(RelayReplies.link(live: true, sinceMs: nil)).get(), ["type": "link", "live": true])
+    }
+
+    func testARelaysWelcomeCarriesTheEpochItHoldsAndNoneBeforeIt() throws {
+        let before = try JSONValue.parse(RelayReplies.welcome(serverTime: 5)).get()
+        XCTAssertNil(before["epoch"])
+        XCTAssertNil(before["epochStartedAt"])
+        let epoch = try XCTUnwrap(StreamEpoch(id: "abcdEFGH-_12", startedAt: 1_700_000_000_000))
+        let after = try JSONValue.parse(RelayReplies.welcome(serverTime: 5, epoch: epoch)).get()
+        XCTAssertEqual(after, ["type": "welcome", "role": "spectator", "protocol": "gather.v2", "relay": true, "serverTime": 5,
+                               "epoch": "abcdEFGH-_12", "epochStartedAt": 1_700_000_000_000])
+    }
+
+    func testAnEpochIsEightToSixtyFourOfItsAlphabetAndALaterStartWins() {
+        XCTAssertNil(StreamEpoch(id: "short", startedAt: 1))
+        XCTAssertNil(StreamEpoch(id: String(repeating: "a", count: 65), startedAt: 1))
+        XCTAssertNil(StreamEpoch(id: "has space", startedAt: 1))
+        XCTAssertNil(StreamEpoch(id: "dots.are.out", startedAt: 1))
+        XCTAssertNotNil(StreamEpoch(id: String(repeating: "Z", count: 64), startedAt: 1))
+        let first = StreamEpoch(id: "first-epoch", startedAt: 1_000)!
+        let later = StreamEpoch(id: "later-epoch", startedAt: 2_000)!
+        XCTAssertTrue(first.admits(later))
+        XCTAssertFalse(later.admits(first))
+        XCTAssertTrue(later.admits(later))
     }
 }

@@ -160,4 +160,25 @@ final class OutboxTests: XCTestCase {
         shared.publish(state(4), patch: frame("patch 3→4"))
         XCTAssertEqual(drain(&outbox, shared), ["v2 snapshot 4"])
     }
+
+    /// A restored venue (or the relay following it) starts a new epoch with lower versions: a phone
+    /// that held a later version of the old epoch gets the new epoch's snapshot, then its patches.
+    func testANewEpochIsSentWholeWhateverItsVersionThenFollowedByPatches() {
+        var shared = SharedFrames()
+        var old = state(50)
+        old.epoch = "epoch-one"
+        shared.publish(old, patch: nil)
+        var outbox = Outbox(replyLimit: 4, readsPatches: true)
+        outbox.greet(frame("welcome"), shared: shared)
+        XCTAssertEqual(drain(&outbox, shared), ["welcome", "v2 snapshot 50"])
+        var restored = state(3)
+        restored.epoch = "epoch-two"
+        shared.publish(restored, patch: nil)
+        XCTAssertEqual(drain(&outbox, shared), ["v2 snapshot 3"])
+        var next = state(4)
+        next.epoch = "epoch-two"
+        shared.publish(next, patch: frame("patch 3→4"))
+        XCTAssertEqual(drain(&outbox, shared), ["patch 3→4"])
+        XCTAssertEqual(drain(&outbox, shared), [])
+    }
 }
