@@ -17,12 +17,16 @@ enum Server {
         InterruptForwarding.install { signals.deliver($0) }
         let logger = ServerLogging.makeLogger(level: settings.logLevel)
 
+        // Before the database is opened, and held until the process ends: one server per folder.
+        var folderLock = try takeDataFolder(settings.dataDirectory, mayBeMissing: true)
+        defer { folderLock?.release() }
         let store: SQLiteStore
         do {
             store = try SQLiteStore(directory: settings.dataDirectory)
         } catch {
             throw StartupFailure(description: "cannot open the data folder: \(error)")
         }
+        if folderLock == nil { folderLock = try takeDataFolder(settings.dataDirectory, mayBeMissing: false) }
 
         for warning in store.warnings {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
@@ -121,8 +125,9 @@ enum Server {
         // The laptop's `gather organisers …` reaches this running server here.
         let admin: AdminSocketServer
         do {
-            admin = try AdminSocketServer(dataFolder: settings.dataDirectory, logger: logger) { request in
-                coordinator.admin(request)
+            // A reset's new password is hashed here, by the server's own hasher.
+            admin = try AdminSocketServer(dataFolder: settings.dataDirectory, logger: logger) { call in
+                coordinator.admin(call.request(hashing: { hasher.hash($0) }))
             }
         } catch {
             throw StartupFailure(description: "\(error)")
@@ -157,6 +162,17 @@ enum Server {
         server.shutdown()
         coordinator.stop()
         publisher?.stop()
+    }
+
+    /// The data folder's lock, or a `StartupFailure` naming the PID that holds it. `mayBeMissing`:
+    /// before the store has made the folder, an unusable lock file is left for the store to
+    /// explain (a file in the way, a read-only folder) and nil returned.
+    static func takeDataFolder(_ folder: String, mayBeMissing: Bool) throws -> DataFolderLock? {
+        switch DataFolderLock.take(dataFolder: folder) {
+        case .success(let lock): return lock
+        case .failure(.unusable) where mayBeMissing: return nil
+        case .failure(let refusal): throw StartupFailure(description: refusal.sentence(dataFolder: folder))
+        }
     }
 
     /// The stored invite code, replaced by `replacement` when one was given; a new random one the
