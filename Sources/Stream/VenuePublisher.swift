@@ -29,6 +29,8 @@ public final class VenuePublisher: @unchecked Sendable {
         var state = LinkState.reconnecting
         var publishedVersion: Int?
         var remoteWatchers = 0
+        /// The venue's stream was found or made, and no publication or check has missed it since.
+        var streamPresent = false
         /// State versions published, and the publisher thread's CPU time spent publishing them.
         var statePublications = 0
         var publishingCPUNanoseconds: UInt64 = 0
@@ -38,7 +40,11 @@ public final class VenuePublisher: @unchecked Sendable {
 
     // MARK: The publisher's queue only
 
-    private var streamReady = false
+    private var streamReady = false {
+        didSet { shared.withLock { [streamReady] in $0.streamPresent = streamReady } }
+    }
+    /// When the stream was last looked for while it was thought present (`clockTicked`).
+    private var lastStreamCheck = DispatchTime.now()
     private var lastPublishedAt = DispatchTime.now()
     private var heartbeat: DispatchSourceTimer?
     private var tally = WatcherTally()
@@ -90,6 +96,12 @@ public final class VenuePublisher: @unchecked Sendable {
     /// For `/healthz`.
     public func reading() -> (state: LinkState, publishedVersion: Int?, remoteWatchers: Int) {
         shared.withLock { ($0.state, $0.publishedVersion, $0.remoteWatchers) }
+    }
+
+    /// For `/healthz`: whether the venue's stream is there as far as the publisher knows (nil
+    /// while NATS is unreachable: it cannot know).
+    public var streamPresent: Bool? {
+        shared.withLock { $0.state == .connected ? $0.streamPresent : nil }
     }
 
     // MARK: - In (any thread: the Coordinator's queue)
@@ -179,7 +191,10 @@ public final class VenuePublisher: @unchecked Sendable {
                 "stream.version": "\(version)", "nats.status": "\(String(cString: natsStatus_GetText(status)))",
                 "nats.js_error": "\(errorCode.rawValue)",
             ])
-            if errorCode == JSStreamNotFoundErr || errorCode.rawValue == 10_054 { streamReady = false }
+            // A deleted stream answers a publication with no responders (libnats: JetStream error
+            // 10076, "not enabled") or "stream not found": made again, then a snapshot.
+            if errorCode == JSStreamNotFoundErr || errorCode == JSNotEnabledErr || status == NATS_NO_RESPONDERS
+                || errorCode.rawValue == 10_054 { streamReady = false }
             return false
         }
         lastPublishedAt = .now()
@@ -226,6 +241,7 @@ public final class VenuePublisher: @unchecked Sendable {
     }
 
     private func clockTicked() {
+        lookForTheStream()
         if !streamReady { prepareStreamAndDrain() }
         if tally.expire(now: Self.nowMs()) { reportRemoteWatchers() }
         guard streamReady, shared.withLock({ $0.state }) == .connected,
@@ -239,6 +255,23 @@ public final class VenuePublisher: @unchecked Sendable {
         }
         lastPublishedAt = .now()
     }
+
+    /// Every `streamCheckSeconds` while it is thought present, asks NATS for the stream: one that
+    /// was deleted between two versions is found, made again and given a snapshot without waiting
+    /// for the next change, and `/healthz` says so meanwhile.
+    private func lookForTheStream() {
+        guard streamReady, let handles = link.handles, shared.withLock({ $0.state }) == .connected,
+              DispatchTime.now().uptimeNanoseconds - lastStreamCheck.uptimeNanoseconds >= Self.streamCheckSeconds * 1_000_000_000
+        else { return }
+        lastStreamCheck = .now()
+        guard StreamSetup.isPresent(venue: venue, jetStream: handles.jetStream) == false else { return }
+        logger.warning("the venue's stream is gone; making it again and publishing a snapshot",
+                       metadata: ["stream.name": "\(venue.streamName)"])
+        streamReady = false
+        shared.withLock { $0.publications.restart() }
+    }
+
+    static let streamCheckSeconds: UInt64 = 2
 
     // MARK: - Watchers (relays' reports)
 

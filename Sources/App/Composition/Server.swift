@@ -104,7 +104,7 @@ enum Server {
         let routes = HTTPRoutes(metrics: coordinator.metrics, exports: coordinator.exports,
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
-                                stream: { VenueStream.healthFields(publisher) },
+                                stream: { VenueStream.healthFields(publisher, version: $0) },
                                 streamMetrics: { VenueStream.metricsText(publisher) },
                                 caCertificate: caCertificate,
                                 caFingerprint: caCertificate == nil ? nil : certificates.fingerprintSHA256, links: links,
