@@ -10,7 +10,7 @@ import re
 import nats
 import pytest
 
-from gatherlib import run, signed_in
+from gatherlib import GatherServer, run, signed_in
 from natslib import V2, VENUE, NatsServer, RelayProcess, relay_follower, venue_and_relay, venue_server, running, wait_for
 from test_relay_leaf import VENUE_PASSWORD, Certificates, venue_config
 
@@ -231,3 +231,63 @@ def test_the_hubs_mirror_recovers_as_deploy_nats_says_after_the_venues_stream_wa
         run(scenario())
     finally:
         take_down(relay, server, leaf, hub)
+
+
+def test_each_relay_reads_only_its_own_inbox_so_no_relay_learns_anothers_consumers():
+    """deploy/nats/hub.conf with a second relay user, as its comment says to add one: both relays
+    follow, and a client holding the second relay's credentials is refused `_INBOX.>` and the
+    first relay's inbox, and hears none of its deliveries."""
+    from natslib import take_down
+    from test_relay_leaf import ADMIN_PASSWORD, RELAY_PASSWORD, hub_config
+
+    second_password = "relay-2-secret-5d1e"
+    certs = Certificates()
+    text = hub_config(certs)
+    start = text.index("      {\n        user: relay\n")
+    end = text.index("_INBOX.relay.>\"] }\n        }\n      }\n", start) + len("_INBOX.relay.>\"] }\n        }\n      }\n")
+    block = text[start:end]
+    second = block.replace("user: relay\n", "user: relay-2\n").replace(RELAY_PASSWORD, second_password) \
+        .replace("_INBOX.relay.>", "_INBOX.relay-2.>")
+    hub = NatsServer(config=text[:end] + second + text[end:])
+    server = first = other = None
+    try:
+        hub.start()
+        server = GatherServer(extra_args=("--nats", hub.url, "--venue", VENUE, "--nats-user", "admin"),
+                              env={"GATHER_NATS_PASSWORD": ADMIN_PASSWORD})
+        first = RelayProcess(hub.url, extra_args=("--nats-user", "relay"), env={"GATHER_NATS_PASSWORD": RELAY_PASSWORD})
+        other = RelayProcess(hub.url, extra_args=("--nats-user", "relay-2"),
+                             env={"GATHER_NATS_PASSWORD": second_password})
+        server.start()
+
+        async def scenario():
+            ann = await signed_in(server, "ann", subprotocols=V2)
+            assert (await ann.command({"kind": "addPlayer", "name": "Ann"}))["type"] == "ack"
+            await asyncio.to_thread(first.start)
+            await asyncio.to_thread(other.start)
+            followers = [await relay_follower(relay) for relay in (first, other)]
+            errors, heard = [], []
+
+            async def on_error(error):
+                errors.append(str(error).lower())
+
+            async def on_message(message):
+                heard.append(message.subject)
+            spy = await nats.connect(hub.url, user="relay-2", password=second_password, error_cb=on_error)
+            for subject in ("_INBOX.>", "_INBOX.relay.>"):
+                await spy.subscribe(subject, cb=on_message)
+            await spy.flush()
+            for name in ("Ben", "Cat", "Dan"):
+                assert (await ann.command({"kind": "addPlayer", "name": name}))["type"] == "ack"
+            for follower in followers:
+                await follower.wait_snapshot(ann.version, timeout=15)
+                assert follower.snapshot == ann.snapshot
+            await wait_for(lambda: sum("permissions violation" in e and "_inbox" in e for e in errors) >= 2, 10,
+                           "both subscriptions to be refused")
+            await asyncio.sleep(1)
+            assert heard == [], heard[:5]
+            await spy.close()
+            for live in (ann, *followers):
+                await live.close()
+        run(scenario())
+    finally:
+        take_down(first, other, server, hub, certs)
