@@ -39,7 +39,8 @@ def test_unknown_paths_and_traversal_are_404(server):
 
 def test_healthz_reports_version_and_connections(server):
     # Without --nats the venue stream is off and nothing was published.
-    assert server.health() == {"status": "ok", "version": 0, "connections": 0, "nats": "off", "publishedVersion": None}
+    assert server.health() == {"status": "ok", "version": 0, "connections": 0, "nats": "off", "stream": None,
+                               "publishedVersion": None, "lagVersions": None}
 
 
 def test_ca_is_offered_and_is_the_ca_the_client_trusts(server):
