@@ -4,7 +4,7 @@ import GatherPresenters
 import GatherStore
 import Logging
 
-// MARK: - The group's accounts: owner, invite code, removal, passwords, who did what (release 3)
+// MARK: - The group's accounts: owner, invite code, removal, passwords, who did what
 
 extension CoordinatorCore {
     func handleAccount(_ request: AccountRequest, id: String?, from client: ConnectionID,

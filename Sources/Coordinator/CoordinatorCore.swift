@@ -30,7 +30,7 @@ public final class CoordinatorCore {
     var presencePublishedAt: Int64 = .min
     var presenceWakeScheduled = false
     var remoteSpectators = 0
-    /// The kept invite code (release 3): stored, replaced only by `rotateInvite` or at start.
+    /// The kept invite code: stored, replaced only by `rotateInvite` or at start.
     var inviteCode: String
 
     /// Loads the durable state. Call `start()` next for the effects that follow from it.
