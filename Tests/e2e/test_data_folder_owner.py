@@ -131,7 +131,7 @@ def test_a_slow_admin_client_is_dropped_at_the_deadline_and_the_laptop_is_served
         assert json.loads(dropped["answer"]) == {"ok": False, "message": (
             "The request was not complete within 2 seconds; nothing was done.")}
         assert listed.returncode == 0, listed.stderr
-        assert served_after < 4, served_after
+        assert served_after < 5, served_after  # the CLI gives up at 5 s: held past that, it fails
         assert "admin socket: dropped a request" in "\n".join(server.output + server.errors)
 
 
