@@ -11,6 +11,8 @@ import subprocess
 import threading
 import time
 
+import pytest
+
 from gatherlib import BINARY, PASSWORD, PUBLIC, GatherServer, Live, run
 from test_organisers import ask, cli, organiser
 
@@ -98,6 +100,7 @@ def raw_request(path: str, line: bytes, timeout: float = 10) -> dict:
         return json.loads(received)
 
 
+@pytest.mark.timing
 def test_a_slow_admin_client_is_dropped_at_the_deadline_and_the_laptop_is_served_meanwhile():
     with GatherServer() as server:
         path = os.path.join(server.data_dir, "admin.sock")
