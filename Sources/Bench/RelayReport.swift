@@ -1,6 +1,6 @@
 import Foundation
 
-/// The relay scenarios' table, figures per core-second and the targets of issue 22.
+/// The relay scenarios' table, figures per core-second and the relays' targets.
 extension BenchReport {
     func relayLines() -> [String] {
         guard !relays.isEmpty else { return [] }

@@ -12,7 +12,7 @@ struct BenchReport {
         let text: String
     }
 
-    // MARK: - Targets of issue 15: the server's own figures
+    // MARK: - Targets of the server's own figures (CPU per message, fan-out)
 
     var verdicts: [Verdict] {
         var verdicts: [Verdict] = []
@@ -43,7 +43,7 @@ struct BenchReport {
         return verdicts
     }
 
-    /// Issue 7's checks that still stand, measured at the bench's clients.
+    /// The first bench's checks that still stand, measured at the bench's clients.
     var clientVerdicts: [Verdict] {
         var verdicts: [Verdict] = []
         for result in fanOuts {

@@ -1,6 +1,6 @@
 import GatherModel
 
-/// An account message of the group (release 3), its fields typed; rules that need the accounts
+/// An account message of the group, its fields typed; rules that need the accounts
 /// are the Coordinator's.
 enum AccountRequest: Equatable {
     case organisers

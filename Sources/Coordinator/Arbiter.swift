@@ -8,7 +8,7 @@ import GatherStore
 /// someone else's work being overwritten unseen (a quick double "+1" from one phone is two goals).
 ///
 /// Judged from memory in time proportional to the command's subjects, whatever the age of
-/// `base` (issue 20: an old base used to read up to 10,000 journal rows per command). For each
+/// `base` (an old base once cost up to 10,000 journal rows read per command). For each
 /// subject it keeps the newest change and the newest change by someone other than that change's
 /// author, which is exactly enough to answer "the newest change after `base` by anyone but X":
 /// the newest one if X did not make it, else the other. Bounded by the subjects changed within

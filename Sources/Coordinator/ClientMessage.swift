@@ -10,7 +10,7 @@ enum ClientMessage: Equatable {
     case resume(token: String?)
     case logout
     case command(Command)
-    /// The group's account messages (release 3).
+    /// The group's account messages.
     case account(AccountRequest)
 }
 

@@ -1,7 +1,7 @@
 import GatherDelivery
 
 /// The work waiting for the Coordinator's queue, in lanes, so what a spectator sends can never
-/// delay a tick or an organiser's command (issue 20: one spectator's junk once pushed the queue's
+/// delay a tick or an organiser's command (under a flood: one spectator's junk once pushed the queue's
 /// round trip to 23 s). The order of work, as docs/PROTOCOL.md §12 states it:
 ///
 /// 1. **Timers** (countdown ticks, presence) are Dispatch timers on the queue itself: the queue

@@ -4,7 +4,7 @@ import GatherDelivery
 /// most `running` checks run at once in the whole server and `waiting` more wait their turn;
 /// beyond that an attempt is refused at once.
 ///
-/// Strangers cannot hog it (issue 20: fifty addresses kept every place busy and the organiser was
+/// Strangers cannot hog it (a guessing crowd: fifty addresses kept every place busy and the organiser was
 /// refused 13 times of 13). At most one check waits per address. An address is *clean* while it
 /// has no recent failure (a refusal for room counts as one, see `SignInGate.refusal`);
 /// clean addresses' checks start first, the last `reservedForClean` waiting places are theirs

@@ -1,6 +1,6 @@
 import GatherModel
 
-// MARK: - The group's account messages (release 3)
+// MARK: - The group's account messages
 
 /// Why a connection stopped being an organiser without asking to.
 public enum SessionEndReason: String, Sendable {

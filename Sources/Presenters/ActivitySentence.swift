@@ -91,7 +91,7 @@ public enum ActivitySentence {
         }
     }
 
-    /// For journal rows written before release 3 (no sentence was kept): what the kind says.
+    /// For journal rows written before the group had accounts (no sentence was kept): what the kind says.
     public static func fallback(kind: String) -> String {
         switch kind {
         case "addPlayer": "Added a player to the roster"

@@ -19,9 +19,9 @@ public enum ErrorCode: String, Sendable {
     case unauthorized
     /// A login over the plain-HTTP spectator door.
     case tlsRequired = "tls_required"
-    /// Account messages (release 3): not an organiser, or not the owner.
+    /// Account messages of the group: not an organiser, or not the owner.
     case forbidden
-    /// Account messages (release 3): no such organiser.
+    /// Account messages of the group: no such organiser.
     case notFound = "not_found"
 }
 
@@ -39,7 +39,7 @@ public enum ServerMessage: Equatable, Sendable {
     case ack(id: String, version: Int)
     case rejected(id: String, rejection: Rejection, version: Int)
     case error(code: ErrorCode, message: String, id: String?)
-    /// The reply to an account message (release 3).
+    /// The reply to one of the group's account messages.
     case account(id: String?, AccountReply)
     case activity(id: String?, items: [ActivityItem])
     /// The connection is a spectator again because its session was ended from elsewhere.
@@ -51,7 +51,7 @@ public struct SessionGrant: Equatable, Sendable {
     public var username: String
     public var token: String
     public var inviteCode: String
-    /// The group's owner (release 3).
+    /// The group's owner.
     public var owner: Bool
 
     public init(username: String, token: String, inviteCode: String, owner: Bool = false) {

@@ -15,10 +15,10 @@ public struct JournalEntry: Equatable, Sendable {
     public var subjects: Set<Subject>
     /// Epoch ms.
     public var at: Int64
-    /// The pitch the change was about (nil for the roster; nil in rows older than release 3).
+    /// The pitch the change was about (nil for the roster; nil in rows older than the accounts migration).
     public var pitch: Int?
     /// A sentence for the activity list ("Added a goal for Whites (Ann, assist Bob)"); nil in
-    /// rows older than release 3.
+    /// rows older than the accounts migration.
     public var summary: String?
 
     public init(version: Int, organiser: String?, commandID: String?, kind: ActionKind, subjects: Set<Subject>, at: Int64,
@@ -71,7 +71,7 @@ public struct StoredOrganiser: Equatable, Sendable {
     public var username: String
     public var passwordHash: String
     public var createdAt: Int64
-    /// Exactly one account is the owner (release 3).
+    /// Exactly one account is the owner.
     public var owner: Bool
     /// Epoch ms of the last login, resume or goodbye; nil when never recorded.
     public var lastSeenAt: Int64?
@@ -136,11 +136,11 @@ public protocol GatherStore: AnyObject, Sendable {
     func sessionUsername(tokenHash: String, usedSince: Int64, now: Int64) throws -> String?
     func deleteSession(tokenHash: String) throws
 
-    // MARK: Accounts of a real group (release 3)
+    // MARK: Accounts of a real group
 
     /// Every account not removed, oldest first, with its live sessions (used at or after `usedSince`).
     func organisers(sessionsUsedSince usedSince: Int64) throws -> [StoredOrganiser]
-    /// The kept invite code; nil before the first start of release 3.
+    /// The kept invite code; nil before the first start with accounts.
     func inviteCode() throws -> String?
     func setInviteCode(_ code: String) throws
     /// Ends the account (a tombstone keeps its name taken) and all its sessions; never the owner.

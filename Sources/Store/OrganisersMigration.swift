@@ -1,6 +1,6 @@
 import GRDB
 
-/// Release 3's accounts, brought forward from any earlier database without losing a row:
+/// The group's accounts (owner, invite code, activity), brought forward from any earlier database without losing a row:
 /// - every account gets a role; the oldest (by `created_at`, then by the order it was inserted)
 ///   becomes the one owner, and a unique partial index keeps it at exactly one;
 /// - `last_seen_at` starts at the account's last session use (or its creation), so the

@@ -1,6 +1,6 @@
 import GRDB
 
-/// Issue 23: each pitch keeps its last result ("Full time") until its next gather, across restarts.
+/// Full time on every pitch: each pitch keeps its last result ("Full time") until its next gather, across restarts.
 ///
 /// It only adds a nullable column to `pitches`, so it is independent of every other migration of
 /// the same release (accounts, the invite code) and can run before or after them. Databases

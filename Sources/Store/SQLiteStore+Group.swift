@@ -1,6 +1,6 @@
 import GRDB
 
-// MARK: - The group's accounts (release 3)
+// MARK: - The group's accounts
 
 /// Each change is one transaction that checks its own rules (unknown name, the owner), so the
 /// running server and `gather organisers` on a stopped server apply exactly the same ones.

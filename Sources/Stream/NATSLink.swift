@@ -36,7 +36,21 @@ public struct NATSEndpoint: Sendable, Equatable {
             try check(natsOptions_SetUserCredentialsFromFiles(options, path, nil), "cannot use the NATS credentials \(path)")
         case .userPassword(let user, let password):
             try check(natsOptions_SetUserInfo(options, user, password), "cannot use the NATS user")
+            if let prefix = Self.inboxPrefix(user: user) {
+                try check(natsOptions_SetCustomInboxPrefix(options, prefix), "cannot set the NATS inbox prefix")
+            }
         }
+    }
+
+    /// `_INBOX.USER`: replies and a consumer's deliveries come to subjects under the user's own
+    /// name, so a hub can let each relay's user read only its own (deploy/nats/hub.conf), and no
+    /// relay learns another's consumers by listening on `_INBOX.>`. nil for a name that is not
+    /// one subject token (libnats' default `_INBOX` then).
+    static func inboxPrefix(user: String) -> String? {
+        guard (1...64).contains(user.utf8.count),
+              user.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x2E && $0 != 0x2A && $0 != 0x3E })
+        else { return nil }
+        return "_INBOX." + user
     }
 }
 

@@ -6,7 +6,8 @@ extension NATSLink {
     enum PublishOutcome: Equatable {
         case published
         /// libnats or the server refused it; `jetStreamError` is JetStream's code when it gave one.
-        case failed(status: String, jetStreamError: Int)
+        /// `noResponders`: nothing took a stored message (a deleted stream answers so).
+        case failed(status: String, jetStreamError: Int, noResponders: Bool = false)
     }
 
     func publish(_ envelope: StreamEnvelope) -> PublishOutcome {
@@ -34,7 +35,8 @@ extension NATSLink {
         var ack: UnsafeMutablePointer<jsPubAck>?
         let status = js_PublishMsg(&ack, handles.jetStream, message, &options, &errorCode)
         jsPubAck_Destroy(ack)
-        return status == NATS_OK ? .published : .failed(status: Self.text(status), jetStreamError: Int(errorCode.rawValue))
+        return status == NATS_OK ? .published : .failed(status: Self.text(status), jetStreamError: Int(errorCode.rawValue),
+                                                        noResponders: status == NATS_NO_RESPONDERS)
     }
 
     private static func text(_ status: natsStatus) -> String { String(cString: natsStatus_GetText(status)) }

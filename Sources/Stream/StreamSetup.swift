@@ -52,6 +52,19 @@ enum StreamSetup {
     }
 }
 
+extension StreamSetup {
+    /// True when the venue's stream exists, false when NATS says it does not, nil when NATS did
+    /// not answer (a slow link is not a deleted stream).
+    static func isPresent(venue: VenueName, jetStream: OpaquePointer) -> Bool? {
+        var info: UnsafeMutablePointer<jsStreamInfo>?
+        var errorCode = jsErrCode(0)
+        let found = js_GetStreamInfo(&info, jetStream, venue.streamName, nil, &errorCode)
+        jsStreamInfo_Destroy(info)
+        if found == NATS_OK { return true }
+        return errorCode == JSStreamNotFoundErr ? false : nil
+    }
+}
+
 enum StreamMessageLimit {
     static let bytes = StreamMessage.maximumBytes
 }

@@ -37,6 +37,8 @@ public final class VenuePublisher: Sendable {
         var state = LinkState.reconnecting
         var publishedVersion: Int?
         var remoteWatchers = 0
+        /// The venue's stream was found or made, and no publication or check has missed it since.
+        var streamPresent = false
         /// State versions published, and the publisher thread's CPU time spent publishing them.
         var statePublications = 0
         var publishingCPUNanoseconds: UInt64 = 0
@@ -46,7 +48,10 @@ public final class VenuePublisher: Sendable {
 
     /// What only the publisher's queue touches.
     private struct Local {
+        /// Set only through `setStreamReady`, which tells `/healthz` too.
         var streamReady = false
+        /// When the stream was last looked for while it was thought present (`clockTicked`).
+        var lastStreamCheck = DispatchTime.now()
         var lastPublishedAt = DispatchTime.now()
         var heartbeat: DispatchSourceTimer?
         var tally = WatcherTally()
@@ -108,6 +113,12 @@ public final class VenuePublisher: Sendable {
         shared.withLock { ($0.state, $0.publishedVersion, $0.remoteWatchers) }
     }
 
+    /// For `/healthz`: whether the venue's stream is there as far as the publisher knows (nil
+    /// while NATS is unreachable: it cannot know).
+    public var streamPresent: Bool? {
+        shared.withLock { $0.state == .connected ? $0.streamPresent : nil }
+    }
+
     // MARK: - In (any thread: the Coordinator's queue)
 
     /// Keeps what the stream needs from one event's deliveries; returns at once.
@@ -166,13 +177,16 @@ public final class VenuePublisher: Sendable {
             local.value.lastPublishedAt = .now()
             if let version = envelope.version { shared.withLock { $0.publishedVersion = version } }
             return true
-        case .failed(let status, let jetStreamError):
+        case .failed(let status, let jetStreamError, let noResponders):
             guard envelope.stored else { return true }
             logger.warning("could not publish a version; a snapshot follows", metadata: [
                 "stream.version": "\(envelope.version ?? -1)", "nats.status": "\(status)", "nats.js_error": "\(jetStreamError)",
             ])
-            if jetStreamError == Int(JSStreamNotFoundErr.rawValue) || jetStreamError == 10_054 {
-                local.value.streamReady = false
+            // A deleted stream answers a publication with no responders (libnats: JetStream error
+            // 10076, "not enabled") or "stream not found": made again, then a snapshot.
+            if noResponders || jetStreamError == Int(JSStreamNotFoundErr.rawValue)
+                || jetStreamError == Int(JSNotEnabledErr.rawValue) || jetStreamError == 10_054 {
+                setStreamReady(false)
             }
             return false
         }
@@ -185,7 +199,7 @@ public final class VenuePublisher: Sendable {
         case .connected:
             logger.notice("connected to NATS; publishing the venue's stream")
             local.value.saidDown = false
-            local.value.streamReady = false
+            setStreamReady(false)
             shared.withLock { shared in
                 shared.state = .connected
                 shared.publications.restart()
@@ -206,7 +220,7 @@ public final class VenuePublisher: Sendable {
         if !local.value.streamReady {
             do {
                 try StreamSetup.ensure(venue: venue, jetStream: handles.jetStream, logger: logger)
-                local.value.streamReady = true
+                setStreamReady(true)
             } catch {
                 logger.warning("the venue's stream is not ready; retrying every second", metadata: ["error": "\(error)"])
                 return
@@ -216,7 +230,14 @@ public final class VenuePublisher: Sendable {
         drain()
     }
 
+    /// The one writer of `streamReady`, so `/healthz` never disagrees with the publisher.
+    private func setStreamReady(_ ready: Bool) {
+        local.value.streamReady = ready
+        shared.withLock { $0.streamPresent = ready }
+    }
+
     private func clockTicked() {
+        lookForTheStream()
         if !local.value.streamReady { prepareStreamAndDrain() }
         if local.value.tally.expire(now: Self.nowMs()) { reportRemoteWatchers() }
         guard local.value.streamReady, shared.withLock({ $0.state }) == .connected,
@@ -228,6 +249,24 @@ public final class VenuePublisher: Sendable {
         }
         local.value.lastPublishedAt = .now()
     }
+
+    /// Every `streamCheckSeconds` while it is thought present, asks NATS for the stream: one that
+    /// was deleted between two versions is found, made again and given a snapshot without waiting
+    /// for the next change, and `/healthz` says so meanwhile.
+    private func lookForTheStream() {
+        guard local.value.streamReady, let handles = link.handles, shared.withLock({ $0.state }) == .connected,
+              DispatchTime.now().uptimeNanoseconds - local.value.lastStreamCheck.uptimeNanoseconds
+                  >= Self.streamCheckSeconds * 1_000_000_000
+        else { return }
+        local.value.lastStreamCheck = .now()
+        guard StreamSetup.isPresent(venue: venue, jetStream: handles.jetStream) == false else { return }
+        logger.warning("the venue's stream is gone; making it again and publishing a snapshot",
+                       metadata: ["stream.name": "\(venue.streamName)"])
+        setStreamReady(false)
+        shared.withLock { $0.publications.restart() }
+    }
+
+    static let streamCheckSeconds: UInt64 = 2
 
     // MARK: - Watchers (relays' reports)
 

@@ -1,12 +1,17 @@
 import GatherModel
 
 /// The relays' spectator counts, as they report them on `gather.VENUE.watchers` every 5 s: the
-/// venue's `presence.remote` is the sum over relays heard in the last 15 s. Bounded: at most
-/// `maximumRelays` relays are counted, each count capped.
+/// venue's `presence.remote` is the sum over relays heard in the last 15 s. Anything holding relay
+/// credentials may report, so a report is believed only within reason: at most `maximumRelays`
+/// relays are counted (a new id beyond them waits until one is silent for the window), a report
+/// above `maximumPerRelay` is refused, and the sum shown is capped at `maximumTotal`. A club runs a
+/// handful of relays of at most a few tens of thousands of followers each; a forger gets at most
+/// the caps, never the 100,000,000 a thousand made-up relays once gave.
 public struct WatcherTally: Sendable {
     public static let windowMs: Int64 = 15_000
-    public static let maximumRelays = 1_000
-    public static let maximumPerRelay = 1_000_000
+    public static let maximumRelays = 64
+    public static let maximumPerRelay = 100_000
+    public static let maximumTotal = 1_000_000
     /// A report is `{"relay": ID, "spectators": n}`: anything bigger is not read (nor copied).
     public static let maximumReportBytes = 512
 
@@ -33,7 +38,7 @@ public struct WatcherTally: Sendable {
     }
 
     private mutating func recount() -> Bool {
-        let sum = reports.values.reduce(0) { $0 + $1.spectators }
+        let sum = min(reports.values.reduce(0) { $0 + $1.spectators }, Self.maximumTotal)
         defer { total = sum }
         return sum != total
     }

@@ -20,7 +20,7 @@ final class AdminSocketTests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    private func ask(_ request: AdminRequest) throws -> AdminReply? {
+    private func ask(_ request: AdminCall) throws -> AdminReply? {
         let path = AdminSocketServer.path(inDataFolder: folder)
         guard let connection = try UnixSocket.connect(to: path) else { return nil }
         defer { close(connection) }
@@ -64,7 +64,8 @@ final class AdminSocketTests: XCTestCase {
         server.start()
         defer { server.stop() }
         for line in ["not json", #"{"request":"explode"}"#, #"{"request":"remove"}"#,
-                     #"{"request":"resetPassword","username":"bob","passwordHash":"plain"}"#] {
+                     #"{"request":"resetPassword","username":"bob","passwordHash":"$scrypt$weak"}"#,
+                     #"{"request":"resetPassword","username":"bob","newPassword":"short"}"#] {
             let connection = try XCTUnwrap(try UnixSocket.connect(to: path))
             XCTAssertTrue(UnixSocket.writeAll(connection, Array((line + "\n").utf8)))
             let reply = UnixSocket.readLine(connection, limit: 4096).flatMap(AdminWire.decodeReply)
@@ -78,14 +79,42 @@ final class AdminSocketTests: XCTestCase {
         close(flood)
         XCTAssertEqual(heard.requests, [])
         XCTAssertEqual(try ask(.makeOwner("bob")), .done("ok"))
-        XCTAssertEqual(AdminWire.decodeRequest(Array(AdminWire.encode(.resetPassword("bob", passwordHash: "$scrypt$x"))
-            .dropLast())), .resetPassword("bob", passwordHash: "$scrypt$x"))
+        XCTAssertEqual(AdminWire.decodeRequest(Array(AdminWire.encode(.resetPassword("bob", newPassword: "a new one!"))
+            .dropLast())), .resetPassword("bob", newPassword: "a new one!"))
+        XCTAssertEqual(AdminCall.resetPassword("bob", newPassword: "a new one!").request(hashing: { "$scrypt$" + $0.reversed() }),
+                       .resetPassword("bob", passwordHash: "$scrypt$!eno wen a"))
+    }
+
+    /// One byte every 0.3 s never completes a request within the deadline: the client is told so
+    /// and dropped at the deadline (not after its last byte), and the next request is served.
+    func testASlowClientIsDroppedAtTheRequestDeadlineAndTheNextIsServed() throws {
+        let server = try AdminSocketServer(dataFolder: folder, logger: Logger(label: "test")) { _ in .done("served") }
+        server.start()
+        defer { server.stop() }
+        let slow = try XCTUnwrap(try UnixSocket.connect(to: server.path))
+        defer { close(slow) }
+        let started = ContinuousClock.now
+        var closedAfter: Duration?
+        for byte in Array(#"{"request":"list"}"#.utf8) {
+            guard UnixSocket.writeAll(slow, [byte]) else { break }
+            var waiting = pollfd(fd: slow, events: Int16(POLLIN), revents: 0)
+            if poll(&waiting, 1, 300) > 0 {
+                closedAfter = ContinuousClock.now - started
+                break
+            }
+        }
+        let answer = UnixSocket.readLine(slow, limit: 4096).flatMap(AdminWire.decodeReply)
+        XCTAssertEqual(answer, .failed(AdminSocketServer.lateAnswer))
+        let after = try XCTUnwrap(closedAfter, "still held after every byte")
+        XCTAssertGreaterThanOrEqual(after, AdminSocketServer.requestDeadline - .milliseconds(100))
+        XCTAssertLessThan(after, AdminSocketServer.requestDeadline + .seconds(1))
+        XCTAssertEqual(try ask(.list), .done("served"))
     }
 }
 
 private final class Heard: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: [AdminRequest] = []
-    var requests: [AdminRequest] { lock.withLock { stored } }
-    func append(_ request: AdminRequest) { lock.withLock { stored.append(request) } }
+    private var stored: [AdminCall] = []
+    var requests: [AdminCall] { lock.withLock { stored } }
+    func append(_ request: AdminCall) { lock.withLock { stored.append(request) } }
 }

@@ -102,6 +102,22 @@ final class ServeCommandTests: XCTestCase {
         let message = "--cert and --key go together"
         XCTAssertTrue(refusal(["--cert", "/tmp/c.pem"]).contains(message))
         XCTAssertTrue(refusal(["--key", "/tmp/k.pem"]).contains(message))
+        XCTAssertTrue(refusal(["--tls-cert", "/tmp/c.pem"]).contains("--tls-cert and --tls-key go together"))
+        XCTAssertTrue(refusal(["--tls-key", "/tmp/k.pem"]).contains("--tls-cert and --tls-key go together"))
+    }
+
+    /// `serve` and `relay` spell their certificate options alike; `serve`'s first names still work
+    /// and stay out of the help.
+    func testTheCertificateOptionsHaveOneSpellingAndTheOldStillWorks() throws {
+        let supplied = ServerConfiguration.Certificates.supplied(certificatePath: "/tmp/c.pem", privateKeyPath: "/tmp/k.pem")
+        XCTAssertEqual(try configuration(["--tls-cert", "/tmp/c.pem", "--tls-key", "/tmp/k.pem"]).certificates, supplied)
+        XCTAssertEqual(try configuration(["--cert", "/tmp/c.pem", "--key", "/tmp/k.pem"]).certificates, supplied)
+        XCTAssertTrue(refusal(["--tls-cert", "/tmp/c.pem", "--cert", "/tmp/d.pem", "--tls-key", "/tmp/k.pem"])
+            .contains("old names"))
+        let help = ServeCommand.helpMessage()
+        XCTAssertTrue(help.contains("--tls-cert") && help.contains("--tls-key"))
+        XCTAssertFalse(help.contains("--cert <") || help.contains("--key <"), help)
+        XCTAssertTrue(RelayCommand.helpMessage().contains("--tls-cert"))
     }
 
     func testLimitsOutOfRangeAreRefused() {

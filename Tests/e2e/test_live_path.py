@@ -43,7 +43,8 @@ def test_healthz_reports_version_and_connections(server):
     health = server.health()
     venue = {key: health.pop(key) for key in ("venueKey", "epoch", "epochStartedAt")}
     assert len(venue["venueKey"]) == 44 and 8 <= len(venue["epoch"]) <= 64 and venue["epochStartedAt"] > 0
-    assert health == {"status": "ok", "version": 0, "connections": 0, "nats": "off", "publishedVersion": None}
+    assert health == {"status": "ok", "version": 0, "connections": 0, "nats": "off", "stream": None,
+                      "publishedVersion": None, "lagVersions": None}
 
 
 def test_ca_is_offered_and_is_the_ca_the_client_trusts(server):

@@ -32,6 +32,10 @@ LEAF_PASSWORD = "leaf-secret-71c2"
 ADMIN_PASSWORD = "admin-secret-5e0a"
 RELAY_PASSWORD = "relay-secret-c4d9"
 OTHER_PASSWORD = "other-secret-2b88"
+# `gather serve`'s local user on the laptop's nats-server (venue.conf has no anonymous access).
+VENUE_PASSWORD = "venue-secret-93fa"
+VENUE_LOGIN = ("--nats-user", "gather")
+VENUE_ENV = {"GATHER_NATS_PASSWORD": VENUE_PASSWORD}
 
 DEPLOY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "deploy", "nats")
 
@@ -70,6 +74,7 @@ def venue_config(hub_leaf_port: int, ca_file: str) -> str:
         "listen: 127.0.0.1:4222": "",
         "/var/lib/gather-nats": "STORE_DIR",
         "CHANGE-ME-leaf-password": LEAF_PASSWORD,
+        "CHANGE-ME-venue-password": VENUE_PASSWORD,
         "CHANGE-ME-hub.example.org:7422": f"127.0.0.1:{hub_leaf_port}",
         "/etc/nats/CHANGE-ME-hub-ca.pem": ca_file,
         "reconnect: 2": "reconnect: 1",
@@ -184,7 +189,8 @@ def test_the_leaf_link_carries_tls_and_the_venue_user_reaches_only_its_own_venue
     try:
         hub.start()
         leaf = NatsServer(config=venue_config(hub.leaf_port, certs.ca_file)).start()
-        server = GatherServer(extra_args=("--nats", leaf.url, "--venue", "riverside")).start()
+        server = GatherServer(extra_args=("--nats", leaf.url, "--venue", "riverside", *VENUE_LOGIN),
+                              env=VENUE_ENV).start()
 
         async def scenario():
             await wait_for(lambda: any(LINKED in line for line in hub.log), 10, "the leaf to connect to the hub over TLS")
@@ -222,7 +228,7 @@ def test_the_leaf_link_carries_tls_and_the_venue_user_reaches_only_its_own_venue
             await watcher.subscribe("gather.riverside.ticks", cb=on_message)
             await watcher.subscribe("gather.other.state", cb=on_message)
             await watcher.flush()
-            laptop = await nats.connect(leaf.url)
+            laptop = await nats.connect(leaf.url, user="gather", password=VENUE_PASSWORD)
             forged = json.dumps({"type": "snapshot", "version": 999, "state": {}}).encode()
 
             async def published_and_heard():
@@ -281,7 +287,8 @@ def test_a_leaf_that_does_not_trust_the_hubs_ca_does_not_connect_and_the_mirror_
     try:
         hub.start()
         leaf = NatsServer(config=venue_config(hub.leaf_port, certs.stranger_ca_file)).start()
-        server = GatherServer(extra_args=("--nats", leaf.url, "--venue", "riverside")).start()
+        server = GatherServer(extra_args=("--nats", leaf.url, "--venue", "riverside", *VENUE_LOGIN),
+                              env=VENUE_ENV).start()
 
         async def scenario():
             created = mirror(hub)

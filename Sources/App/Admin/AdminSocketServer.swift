@@ -5,16 +5,21 @@ import Logging
 /// The running server's door for the laptop's `gather organisers …`: a Unix-domain socket in the
 /// data folder, mode 0600, answering one request per connection on one thread of its own. Only
 /// the user running the server can connect (the file's mode, and the peer's uid checked again);
-/// each connection has 2 s to send at most 4 KiB, so nothing on it can hold the server.
-final class AdminSocketServer: @unchecked Sendable {
+/// each connection has one deadline (`requestDeadline`) for its whole request of at most 4 KiB,
+/// so nothing on it can hold the server's only admin thread for longer.
+///
+/// No mutable state: the thread it starts owns nothing but the loop over `accept`, everything it
+/// reads is a `let` set before the thread starts.
+final class AdminSocketServer: Sendable {
     static let fileName = "admin.sock"
+    /// The whole request, from accept to its line end; a laptop's CLI sends it in one write.
+    static let requestDeadline = Duration.seconds(2)
 
     let path: String
     private let listener: Int32
     private let folder: Int32?
-    private let handle: @Sendable (AdminRequest) -> AdminReply
+    private let handle: @Sendable (AdminCall) -> AdminReply
     private let logger: Logger
-    private var thread: Thread?
 
     static func path(inDataFolder folder: String) -> String {
         (folder.hasSuffix("/") ? folder : folder + "/") + fileName
@@ -22,7 +27,7 @@ final class AdminSocketServer: @unchecked Sendable {
 
     /// Binds the socket; refuses when another running server already answers on it, and removes
     /// a file left by a server that stopped without removing it.
-    init(dataFolder: String, logger: Logger, handle: @escaping @Sendable (AdminRequest) -> AdminReply) throws {
+    init(dataFolder: String, logger: Logger, handle: @escaping @Sendable (AdminCall) -> AdminReply) throws {
         path = Self.path(inDataFolder: dataFolder)
         self.handle = handle
         self.logger = logger
@@ -51,7 +56,6 @@ final class AdminSocketServer: @unchecked Sendable {
     func start() {
         let thread = Thread { [self] in serve() }
         thread.name = "gather.admin"
-        self.thread = thread
         thread.start()
     }
 
@@ -76,7 +80,8 @@ final class AdminSocketServer: @unchecked Sendable {
     }
 
     private func answer(_ connection: Int32) {
-        UnixSocket.setTimeouts(connection, seconds: 2)
+        let deadline = ContinuousClock.now + Self.requestDeadline
+        UnixSocket.setTimeouts(connection, seconds: 2)  // the reply's writes; reads keep to `deadline`
         var credentials = PeerCredentials()
         var size = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0,
@@ -85,7 +90,16 @@ final class AdminSocketServer: @unchecked Sendable {
             logger.warning("admin socket: refused a connection from another user")
             return
         }
-        guard let line = UnixSocket.readLine(connection, limit: AdminWire.requestLimit) else { return }
+        let line: [UInt8]
+        switch UnixSocket.readLine(connection, limit: AdminWire.requestLimit, before: deadline) {
+        case .line(let bytes): line = bytes
+        case .unreadable: return
+        case .late:
+            logger.warning("admin socket: dropped a request not complete within its deadline",
+                           metadata: ["admin.deadline": "\(Self.requestDeadline)"])
+            _ = UnixSocket.writeAll(connection, AdminWire.encode(AdminReply.failed(Self.lateAnswer)))
+            return
+        }
         let reply: AdminReply
         if let request = AdminWire.decodeRequest(line) {
             reply = handle(request)
@@ -96,8 +110,11 @@ final class AdminSocketServer: @unchecked Sendable {
         _ = UnixSocket.writeAll(connection, AdminWire.encode(reply))
     }
 
-    /// What the log says about a request: never the password's hash.
-    private static func describe(_ request: AdminRequest) -> String {
+    /// What a client that has not sent its whole request by the deadline reads before the close.
+    static let lateAnswer = "The request was not complete within 2 seconds; nothing was done."
+
+    /// What the log says about a request: never the password.
+    private static func describe(_ request: AdminCall) -> String {
         func safe(_ name: String) -> String {
             String(name.unicodeScalars.prefix(40).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
         }

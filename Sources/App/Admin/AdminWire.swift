@@ -2,35 +2,60 @@ import Foundation
 import GatherCoordinator
 import GatherPresenters
 
+/// What the laptop asks of the data folder's owner (the running server, or the CLI itself when it
+/// holds the folder). A reset carries the new password, never a hash: the hash is made by whoever
+/// writes it, with the server's own hasher, so no caller can plant a weak or unreadable one.
+enum AdminCall: Equatable, Sendable {
+    case list
+    case remove(String)
+    case makeOwner(String)
+    case resetPassword(String, newPassword: String)
+
+    /// The Coordinator's request, the new password hashed by `hash`.
+    func request(hashing hash: (String) -> String) -> AdminRequest {
+        switch self {
+        case .list: .list
+        case .remove(let name): .remove(name)
+        case .makeOwner(let name): .makeOwner(name)
+        case .resetPassword(let name, let password): .resetPassword(name, passwordHash: hash(password))
+        }
+    }
+
+    /// The account rule of docs/PROTOCOL.md: 8–128 characters.
+    static let passwordLengths = 8...128
+}
+
 /// The admin socket's messages: one JSON object per line each way.
-/// Request: `{"request": "list" | "remove" | "makeOwner" | "resetPassword", "username", "passwordHash"}`.
+/// Request: `{"request": "list" | "remove" | "makeOwner" | "resetPassword", "username", "newPassword"}`.
 /// Reply: `{"ok": true, "message"}`, `{"ok": true, "organisers": [...]}` or `{"ok": false, "message"}`.
 enum AdminWire {
     static let requestLimit = 4096
 
-    static func encode(_ request: AdminRequest) -> [UInt8] {
+    static func encode(_ call: AdminCall) -> [UInt8] {
         var object: [String: String]
-        switch request {
+        switch call {
         case .list: object = ["request": "list"]
         case .remove(let name): object = ["request": "remove", "username": name]
         case .makeOwner(let name): object = ["request": "makeOwner", "username": name]
-        case .resetPassword(let name, let hash): object = ["request": "resetPassword", "username": name, "passwordHash": hash]
+        case .resetPassword(let name, let password):
+            object = ["request": "resetPassword", "username": name, "newPassword": password]
         }
         return line(object)
     }
 
-    static func decodeRequest(_ bytes: [UInt8]) -> AdminRequest? {
+    static func decodeRequest(_ bytes: [UInt8]) -> AdminCall? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               let kind = object["request"] as? String else { return nil }
         let name = (object["username"] as? String).flatMap { $0.utf8.count <= 128 ? $0 : nil }
         switch kind {
         case "list": return .list
-        case "remove": return name.map(AdminRequest.remove)
-        case "makeOwner": return name.map(AdminRequest.makeOwner)
+        case "remove": return name.map(AdminCall.remove)
+        case "makeOwner": return name.map(AdminCall.makeOwner)
         case "resetPassword":
-            guard let name, let hash = object["passwordHash"] as? String, hash.hasPrefix("$scrypt$"), hash.utf8.count <= 512
+            guard let name, let password = object["newPassword"] as? String,
+                  AdminCall.passwordLengths.contains(password.count)
             else { return nil }
-            return .resetPassword(name, passwordHash: hash)
+            return .resetPassword(name, newPassword: password)
         default: return nil
         }
     }

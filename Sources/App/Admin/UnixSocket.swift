@@ -72,6 +72,40 @@ enum UnixSocket {
         return nil
     }
 
+    /// What `readLine(_:limit:before:)` got.
+    enum LineRead: Equatable {
+        case line([UInt8])
+        /// The deadline passed before a whole line arrived.
+        case late
+        /// The peer closed, failed, or sent more than the limit without a line end.
+        case unreadable
+    }
+
+    /// Reads one line (up to `limit` bytes) that must be complete by `deadline`: one clock for the
+    /// whole line, so a peer dribbling a byte at a time cannot stretch it the way a per-read
+    /// timeout lets it.
+    static func readLine(_ descriptor: Int32, limit: Int, before deadline: ContinuousClock.Instant) -> LineRead {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while received.count <= limit {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return .late }
+            let (seconds, attoseconds) = left.components
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, Int32(min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, 60_000)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready >= 0 else { return .unreadable }
+            if ready == 0 { continue }  // the loop's clock decides
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { return .unreadable }
+            received += buffer[0..<count]
+            if let newline = received.firstIndex(of: UInt8(ascii: "\n")) {
+                return newline <= limit ? .line(Array(received[..<newline])) : .unreadable
+            }
+        }
+        return .unreadable
+    }
+
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {

@@ -9,7 +9,9 @@ import Logging
 /// `gather organisers list | remove NAME | make-owner NAME | reset-password NAME`: whoever holds
 /// the laptop can always recover the group. With the server running the request goes through
 /// its admin socket (`<data-dir>/admin.sock`), so it takes effect at once (a removed organiser's
-/// phones become spectators); with it stopped, the same rules run on the database directly.
+/// phones become spectators); with it stopped, the same rules run on the database directly, under
+/// the data folder's lock. A server that runs but does not answer on its socket is never gone
+/// round: the CLI refuses and changes nothing.
 struct OrganisersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "organisers",
@@ -56,10 +58,10 @@ struct OrganisersCommand: ParsableCommand {
         @OptionGroup var data: DataOptions
 
         func run() throws {
-            // Made and hashed here: the password itself never reaches the server or any log.
+            // Made here and hashed by whoever writes it (the running server, or this process when
+            // it holds the folder); never logged by either.
             let password = SecureRandom.inviteCode(length: 16)
-            let hash = PasswordHasher().hash(password)
-            try OrganisersCommand.perform(.resetPassword(username, passwordHash: hash), data: data) { _ in
+            try OrganisersCommand.perform(.resetPassword(username, newPassword: password), data: data) { _ in
                 print("New password for \(username): \(password)")
                 print("It is shown only this once; give it to them, and they can change it in the console.")
             }
@@ -68,7 +70,7 @@ struct OrganisersCommand: ParsableCommand {
 
     // MARK: - Running server or stopped
 
-    static func perform(_ request: AdminRequest, data: DataOptions, onSuccess: (String) -> Void = { print($0) }) throws {
+    static func perform(_ request: AdminCall, data: DataOptions, onSuccess: (String) -> Void = { print($0) }) throws {
         let reply: AdminReply
         do {
             reply = try send(request, dataFolder: data.dataDirectory)
@@ -87,7 +89,7 @@ struct OrganisersCommand: ParsableCommand {
         }
     }
 
-    private static func send(_ request: AdminRequest, dataFolder: String) throws -> AdminReply {
+    private static func send(_ request: AdminCall, dataFolder: String) throws -> AdminReply {
         let socketPath = AdminSocketServer.path(inDataFolder: dataFolder)
         if let connection = try UnixSocket.connect(to: socketPath) {
             defer { close(connection) }
@@ -99,11 +101,22 @@ struct OrganisersCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: dataFolder + "/" + SQLiteStore.fileName) else {
             throw AdminFailure("there is no database at \(dataFolder)/\(SQLiteStore.fileName)")
         }
+        // No server answers: the database is this process's only while it holds the folder.
+        let lock: DataFolderLock
+        switch DataFolderLock.take(dataFolder: dataFolder) {
+        case .success(let taken): lock = taken
+        case .failure(.held(let pid)):
+            throw AdminFailure("the data folder \(dataFolder) is served by PID \(pid.map(String.init) ?? "unknown"), "
+                + "but its admin socket \(socketPath) is missing or not answering; nothing was changed. "
+                + "Restart that server (it makes the socket again), or stop it to change the database directly.")
+        case .failure(let refusal): throw AdminFailure(refusal.sentence(dataFolder: dataFolder))
+        }
+        defer { lock.release() }
         // The server is stopped: the same rules, straight on the database.
         let store = try SQLiteStore(directory: dataFolder)
         let core = try CoordinatorCore(store: store, environment: offlineEnvironment(store: store),
                                        logger: Logger(label: "gather.organisers", factory: { _ in SwiftLogNoOpLogHandler() }))
-        return core.handleAdmin(request).0
+        return core.handleAdmin(request.request(hashing: { PasswordHasher().hash($0) })).0
     }
 
     private static func offlineEnvironment(store: SQLiteStore) throws -> CoordinatorEnvironment {

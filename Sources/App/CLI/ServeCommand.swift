@@ -24,11 +24,21 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup var certificateFolder: CertificateOptions
     var certificateDirectory: String { certificateFolder.certificateDirectory }
 
-    @Option(name: .customLong("cert"), help: "Your own server certificate (PEM); needs --key.")
-    var certificatePath: String?
+    @Option(name: .customLong("tls-cert"), help: "Your own server certificate (PEM); needs --tls-key.")
+    var tlsCertificatePath: String?
 
-    @Option(name: .customLong("key"), help: "The private key of --cert (PEM).")
-    var privateKeyPath: String?
+    @Option(name: .customLong("tls-key"), help: "The private key of --tls-cert (PEM).")
+    var tlsPrivateKeyPath: String?
+
+    /// The first spelling, kept working for scripts written before `serve` and `relay` shared one.
+    @Option(name: .customLong("cert"), help: .hidden)
+    var shortCertificatePath: String?
+
+    @Option(name: .customLong("key"), help: .hidden)
+    var shortPrivateKeyPath: String?
+
+    var certificatePath: String? { tlsCertificatePath ?? shortCertificatePath }
+    var privateKeyPath: String? { tlsPrivateKeyPath ?? shortPrivateKeyPath }
 
     @Option(name: .customLong("public"), help: "Folder of the static pages.")
     var publicDirectory = "Public"
@@ -97,11 +107,17 @@ struct ServeCommand: ParsableCommand {
             }
             metricsReaders.append(range)
         }
+        if tlsCertificatePath != nil && shortCertificatePath != nil || tlsPrivateKeyPath != nil && shortPrivateKeyPath != nil {
+            throw ValidationError("--cert and --key are the old names of --tls-cert and --tls-key: give each once.")
+        }
         let certificates: ServerConfiguration.Certificates
         switch (certificatePath, privateKeyPath) {
         case (nil, nil): certificates = .localCA(directory: certificateDirectory)
         case (let certificate?, let key?): certificates = .supplied(certificatePath: certificate, privateKeyPath: key)
-        default: throw ValidationError("--cert and --key go together: give both, or neither to use the local CA.")
+        default:
+            // Named as typed: the old spelling's user reads the old names.
+            let names = shortCertificatePath != nil || shortPrivateKeyPath != nil ? "--cert and --key" : "--tls-cert and --tls-key"
+            throw ValidationError("\(names) go together: give both, or neither to use the local CA.")
         }
         if let inviteCode {
             guard (8...64).contains(inviteCode.count),

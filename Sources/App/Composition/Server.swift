@@ -17,12 +17,16 @@ enum Server {
         InterruptForwarding.install { signals.deliver($0) }
         let logger = ServerLogging.makeLogger(level: settings.logLevel)
 
+        // Before the database is opened, and held until the process ends: one server per folder.
+        var folderLock = try takeDataFolder(settings.dataDirectory, mayBeMissing: true)
+        defer { folderLock?.release() }
         let store: SQLiteStore
         do {
             store = try SQLiteStore(directory: settings.dataDirectory)
         } catch {
             throw StartupFailure(description: "cannot open the data folder: \(error)")
         }
+        if folderLock == nil { folderLock = try takeDataFolder(settings.dataDirectory, mayBeMissing: false) }
 
         for warning in store.warnings {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
@@ -105,7 +109,7 @@ enum Server {
         let routes = HTTPRoutes(metrics: coordinator.metrics, exports: coordinator.exports,
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
-                                stream: { VenueStream.healthFields(publisher) + venueKey.healthFields(epoch: epoch) },
+                                stream: { VenueStream.healthFields(publisher, version: $0) + venueKey.healthFields(epoch: epoch) },
                                 streamMetrics: { VenueStream.metricsText(publisher) },
                                 caCertificate: caCertificate,
                                 caFingerprint: caCertificate == nil ? nil : certificates.fingerprintSHA256, links: links,
@@ -126,8 +130,9 @@ enum Server {
         // The laptop's `gather organisers …` reaches this running server here.
         let admin: AdminSocketServer
         do {
-            admin = try AdminSocketServer(dataFolder: settings.dataDirectory, logger: logger) { request in
-                coordinator.admin(request)
+            // A reset's new password is hashed here, by the server's own hasher.
+            admin = try AdminSocketServer(dataFolder: settings.dataDirectory, logger: logger) { call in
+                coordinator.admin(call.request(hashing: { hasher.hash($0) }))
             }
         } catch {
             throw StartupFailure(description: "\(error)")
@@ -163,6 +168,17 @@ enum Server {
         server.shutdown()
         coordinator.stop()
         publisher?.stop()
+    }
+
+    /// The data folder's lock, or a `StartupFailure` naming the PID that holds it. `mayBeMissing`:
+    /// before the store has made the folder, an unusable lock file is left for the store to
+    /// explain (a file in the way, a read-only folder) and nil returned.
+    static func takeDataFolder(_ folder: String, mayBeMissing: Bool) throws -> DataFolderLock? {
+        switch DataFolderLock.take(dataFolder: folder) {
+        case .success(let lock): return lock
+        case .failure(.unusable) where mayBeMissing: return nil
+        case .failure(let refusal): throw StartupFailure(description: refusal.sentence(dataFolder: folder))
+        }
     }
 }
 

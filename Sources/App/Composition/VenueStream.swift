@@ -38,11 +38,18 @@ enum VenueStream {
             """
     }
 
-    /// The `/healthz` members of the stream: `"nats"` and `"publishedVersion"`.
-    static func healthFields(_ publisher: VenuePublisher?) -> String {
-        guard let publisher else { return ",\"nats\":\"off\",\"publishedVersion\":null" }
+    /// The `/healthz` members of the stream: `"nats"`, `"stream"` (`present`, `missing`, or
+    /// `unknown` while NATS is unreachable), `"publishedVersion"`, and `"lagVersions"`: how many
+    /// versions of the venue's `version` the stream does not hold yet.
+    static func healthFields(_ publisher: VenuePublisher?, version: Int) -> String {
+        guard let publisher else {
+            return ",\"nats\":\"off\",\"stream\":null,\"publishedVersion\":null,\"lagVersions\":null"
+        }
         let reading = publisher.reading()
-        return ",\"nats\":\"\(reading.state.rawValue)\",\"publishedVersion\":\(reading.publishedVersion.map(String.init) ?? "null")"
+        let stream = publisher.streamPresent.map { $0 ? "present" : "missing" } ?? "unknown"
+        let lag = max(0, version - (reading.publishedVersion ?? 0))
+        return ",\"nats\":\"\(reading.state.rawValue)\",\"stream\":\"\(stream)\""
+            + ",\"publishedVersion\":\(reading.publishedVersion.map(String.init) ?? "null"),\"lagVersions\":\(lag)"
     }
 }
 

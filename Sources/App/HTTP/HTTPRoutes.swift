@@ -10,8 +10,8 @@ struct HTTPRoutes: Sendable {
     let exports: ExportDocuments
     let connections: @Sendable () -> Int
     let fanOut: @Sendable () -> FanOutMetrics.Reading
-    /// The venue stream's `/healthz` members (`,"nats":…,"publishedVersion":…`).
-    var stream: @Sendable () -> String = { VenueStream.healthFields(nil) }
+    /// The venue stream's `/healthz` members (`,"nats":…,"publishedVersion":…`) at the venue's version.
+    var stream: @Sendable (_ version: Int) -> String = { VenueStream.healthFields(nil, version: $0) }
     /// The venue stream's `/metrics` lines (empty without `--nats`).
     var streamMetrics: @Sendable () -> String = { "" }
     /// The generated CA, read once at start, and its SHA-256 fingerprint; nil with the user's own
@@ -26,7 +26,7 @@ struct HTTPRoutes: Sendable {
         switch request.path {
         case "/healthz":
             let reading = metrics.read()
-            return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())\(stream())}".utf8))
+            return json(Array("{\"status\":\"ok\",\"version\":\(reading.version),\"connections\":\(connections())\(stream(reading.version))}".utf8))
         case "/metrics":
             guard mayReadMetrics(from: request.remoteAddress) else {
                 return HTTPResponse(status: 403, contentType: "text/plain; charset=utf-8",
