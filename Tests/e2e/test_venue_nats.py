@@ -11,7 +11,8 @@ import nats
 import pytest
 
 from gatherlib import GatherServer, run, signed_in
-from natslib import V2, VENUE, NatsServer, RelayProcess, relay_follower, venue_and_relay, venue_server, running, wait_for
+from natslib import (V2, VENUE, NatsServer, RelayProcess, given_venue_key, relay_follower, running, venue_and_relay, venue_key,
+                     venue_server, wait_for)
 from test_relay_leaf import VENUE_PASSWORD, Certificates, venue_config
 
 
@@ -222,7 +223,7 @@ def test_the_hubs_mirror_recovers_as_deploy_nats_says_after_the_venues_stream_wa
             assert again.returncode == 0 and "Created the mirror" in again.stdout, again.stderr
             assert (await ann.command({"kind": "addPlayer", "name": "Dan"}))["type"] == "ack"
             await wait_for(lambda: mirrored(ann.version), 20, "the new mirror to reach the venue", interval=0.3)
-            relay = await asyncio.to_thread(RelayProcess(hub.url).start)
+            relay = await asyncio.to_thread(RelayProcess(hub.url, venue_key=venue_key(server)).start)
             follower = await relay_follower(relay)
             await follower.wait_snapshot(ann.version, timeout=15)
             assert follower.snapshot == ann.snapshot
@@ -258,6 +259,7 @@ def test_each_relay_reads_only_its_own_inbox_so_no_relay_learns_anothers_consume
         other = RelayProcess(hub.url, extra_args=("--nats-user", "relay-2"),
                              env={"GATHER_NATS_PASSWORD": second_password})
         server.start()
+        given_venue_key(server, first, other)
 
         async def scenario():
             ann = await signed_in(server, "ann", subprotocols=V2)
