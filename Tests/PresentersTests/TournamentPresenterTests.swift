@@ -119,4 +119,21 @@ final class TournamentPresenterTests: XCTestCase {
         XCTAssertEqual(tournaments.map { $0["cancelled"] }, [.bool(true), .bool(false)])
         XCTAssertEqual(tournaments[1]["matches"], TournamentPresenter.json(finished)["matches"])
     }
+
+    /// What the tournament adds to every snapshot: a real day (32 teams, 8 groups, 8 pitches, 63
+    /// matches) and the largest the contract allows (64 teams in one group: 2,016 group matches).
+    func testTheTournamentsShareOfASnapshot() {
+        func bytes(teams: Int, groups: Int, pitches: Int, advance: Int) -> Int {
+            let tournament = Tournament(id: "0f6d5d6e-8a5b-4bb0-9d0b-3c1a2b4c5d6e", name: "Riverside Cup",
+                                        teamNames: (1...teams).map { "Team number \($0)" }, groupCount: groups,
+                                        settings: TournamentSettings(startsAt: TournamentSample.start, pitches: Array(1...pitches),
+                                                                     advance: advance, thirdPlace: true))
+            return TournamentPresenter.document(tournament).count
+        }
+        let day = bytes(teams: 32, groups: 8, pitches: 8, advance: 2)
+        let largest = bytes(teams: 64, groups: 1, pitches: 16, advance: 32)
+        print("tournament JSON: 32 teams / 8 groups / 8 pitches \(day) bytes; 64 teams in one group \(largest) bytes")
+        XCTAssertLessThan(day, 40_000)
+        XCTAssertLessThan(largest, 800_000)
+    }
 }
