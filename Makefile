@@ -8,7 +8,7 @@ PORT         ?= 8443
 SPECTATOR_PORT ?= 8080
 RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev libnats-dev
 TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver nats-server
-PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0 nats-py
+PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0 nats-py icalendar
 
 .PHONY: run test build release deps-run deps-test deps-python unit-tests e2e-parallel e2e-timing bench clean
 
@@ -54,7 +54,7 @@ deps-test:
 	@./.ci/install-packages $(TEST_PACKAGES)
 
 deps-python:
-	@$(PYTHON) -c "import pytest, xdist, selenium, websockets, cryptography, jsonpatch, selenium_axe_python, nats" 2>/dev/null || $(PYTHON) -m pip install -q $(PY_PACKAGES)
+	@$(PYTHON) -c "import pytest, xdist, selenium, websockets, cryptography, jsonpatch, selenium_axe_python, nats, icalendar" 2>/dev/null || $(PYTHON) -m pip install -q $(PY_PACKAGES)
 
 clean:
 	rm -rf .build

@@ -72,6 +72,8 @@ public struct ActiveGather: Equatable, Sendable, Codable {
     public var score: Score
     public var timer: MatchTimer
     public var events: [GatherEvent]
+    /// Set when the gather plays a tournament match (`startMatch`); nil for every other gather.
+    public var match: TournamentMatchLink?
 
     public init(id: String, phase: Phase = .setup, teamA: Team = Team(name: "Team A"),
                 teamB: Team = Team(name: "Team B"), bench: [Player.ID], score: Score = Score(),
@@ -226,6 +228,8 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
     public var score: Score
     public var winner: Winner
     public var goals: [Goal]
+    /// The tournament match it was, when it was one.
+    public var match: TournamentMatchLink?
 
     public init(id: String, endedAt: Int64, pitch: PitchReference = .first, teamA: Lineup, teamB: Lineup,
                 score: Score, goals: [Goal] = []) {
@@ -242,7 +246,7 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
     public subscript(side: TeamSide) -> Lineup { side == .A ? teamA : teamB }
 
     private enum CodingKeys: String, CodingKey {
-        case id, endedAt, pitch, teamA, teamB, score, winner, goals
+        case id, endedAt, pitch, teamA, teamB, score, winner, goals, match
     }
 
     /// Entries stored by the first release have no pitch and no goals: they were played on the
@@ -257,5 +261,6 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
         score = try container.decode(Score.self, forKey: .score)
         winner = try container.decode(Winner.self, forKey: .winner)
         goals = try container.decodeIfPresent([Goal].self, forKey: .goals) ?? []
+        match = try container.decodeIfPresent(TournamentMatchLink.self, forKey: .match)
     }
 }

@@ -41,7 +41,9 @@ extension GatherRules {
             goal.team.map { HistoryEntry.Goal(team: $0, playerId: goal.playerId, assistId: goal.assistId,
                                               matchMs: goal.matchMs ?? 0) }
         }
-        return HistoryEntry(id: gather.id, endedAt: endedAt, pitch: PitchReference(id: pitch.id, name: pitch.name),
-                            teamA: lineup(gather.teamA), teamB: lineup(gather.teamB), score: gather.score, goals: goals)
+        var entry = HistoryEntry(id: gather.id, endedAt: endedAt, pitch: PitchReference(id: pitch.id, name: pitch.name),
+                                 teamA: lineup(gather.teamA), teamB: lineup(gather.teamB), score: gather.score, goals: goals)
+        entry.match = gather.match
+        return entry
     }
 }

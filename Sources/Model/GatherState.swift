@@ -15,14 +15,19 @@ public struct GatherState: Equatable, Sendable, Codable {
     /// Ids are never reused, so these only grow.
     public var nextPlayerID: Player.ID
     public var nextPitchID: Pitch.ID
+    /// The tournament of the day, if one was created: kept (also once finished) until the next
+    /// `createTournament` or `cancelTournament`.
+    public var tournament: Tournament?
 
     public init(players: [Player] = [], pitches: [Pitch] = [Pitch(id: Pitch.firstID, name: "Pitch 1")],
-                history: [HistoryEntry] = [], nextPlayerID: Player.ID = 1, nextPitchID: Pitch.ID = 2) {
+                history: [HistoryEntry] = [], nextPlayerID: Player.ID = 1, nextPitchID: Pitch.ID = 2,
+                tournament: Tournament? = nil) {
         self.players = players
         self.pitches = pitches
         self.history = history
         self.nextPlayerID = nextPlayerID
         self.nextPitchID = nextPitchID
+        self.tournament = tournament
     }
 
     public func player(_ id: Player.ID) -> Player? {

@@ -8,6 +8,7 @@ public enum StatePresenter {
             "players": .array(state.players.map(json)),
             "pitches": .array(state.pitches.map { json($0, now: now) }),
             "history": .array(state.history.map(json)),
+            "tournament": TournamentPresenter.json(state.tournament),
         ]
         if wire == .v1 {
             members["gather"] = state.pitch(Pitch.firstID)?.gather.map { json($0, now: now) } ?? .null
@@ -48,7 +49,7 @@ public enum StatePresenter {
             ["name": .string(lineup.name),
              "players": .array(lineup.players.map { ["id": .int($0.id), "name": .string($0.name)] })]
         }
-        return [
+        var members: [String: JSONValue] = [
             "id": .string(entry.id),
             "endedAt": .int(Int(entry.endedAt)),
             "pitch": ["id": .int(entry.pitch.id), "name": .string(entry.pitch.name)],
@@ -57,6 +58,8 @@ public enum StatePresenter {
             "winner": .string(entry.winner.rawValue),
             "goals": goals(entry.goals),
         ]
+        if let match = entry.match { members["match"] = TournamentPresenter.json(match) }
+        return .object(members)
     }
 
     // MARK: - Parts of a pitch
@@ -91,8 +94,9 @@ public enum StatePresenter {
         })
     }
 
+    /// `match` only on a tournament match's gather.
     private static func json(_ gather: ActiveGather, now: Int64) -> JSONValue {
-        [
+        var members: [String: JSONValue] = [
             "id": .string(gather.id),
             "phase": .string(gather.phase.rawValue),
             "teams": ["A": json(gather.teamA, .A), "B": json(gather.teamB, .B)],
@@ -101,6 +105,8 @@ public enum StatePresenter {
             "timer": json(gather.timer, now: now),
             "events": .array(gather.events.map(json)),
         ]
+        if let match = gather.match { members["match"] = TournamentPresenter.json(match) }
+        return .object(members)
     }
 
     /// `colour` only once an organiser picked one; pages paint Team A blue and Team B red without it.

@@ -123,6 +123,8 @@ public protocol GatherStore: AnyObject, Sendable {
     func prune(journalKept: Int, repliesPerOrganiser: Int) throws
     /// Every finished gather, newest first (exports). Callable from any thread while the coordinator writes.
     func allHistory() throws -> [HistoryEntry]
+    /// Every tournament kept, newest first, and whether it was cancelled; the same threading as `allHistory`.
+    func allTournaments() throws -> [(tournament: Tournament, cancelled: Bool)]
 
     // MARK: Accounts
 

@@ -20,7 +20,7 @@ extension SQLiteStore {
             let nextPlayerID = max(meta["next_player_id"] as Int, (players.last?.id ?? 0) + 1)
             let nextPitchID = max(meta["next_pitch_id"] as Int, (pitches.last?.id ?? 0) + 1)
             let state = GatherState(players: players, pitches: pitches, history: history, nextPlayerID: nextPlayerID,
-                                    nextPitchID: nextPitchID)
+                                    nextPitchID: nextPitchID, tournament: try Self.activeTournament(db))
             return LoadedState(state: state, version: meta["version"])
         }
     }
@@ -54,6 +54,7 @@ extension SQLiteStore {
             try Self.writePlayers(db, before: before.players, after: after.players)
             try Self.writePitches(db, before: before.pitches, after: after.pitches)
             try Self.appendHistory(db, before: before.history, after: after.history)
+            try Self.writeTournament(db, before: before.tournament, after: after.tournament)
             try Rows.insert(entry, in: db)
             if let organiser = entry.organiser, let commandID = entry.commandID {
                 // A plain insert: if this id was already answered, the whole change is refused rather

@@ -11,6 +11,7 @@ enum Schema {
         migrator.registerMigration("v2-pitches-and-records", migrate: PitchesAndRecordsMigration.migrate)
         migrator.registerMigration(OrganisersMigration.identifier, migrate: OrganisersMigration.migrate)
         migrator.registerMigration(PitchLastResultMigration.identifier, migrate: PitchLastResultMigration.migrate)
+        migrator.registerMigration(TournamentsMigration.identifier, migrate: TournamentsMigration.migrate)
         return migrator
     }
 

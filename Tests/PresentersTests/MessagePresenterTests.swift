@@ -116,6 +116,7 @@ final class MessagePresenterTests: XCTestCase {
                     "score": ["A": 2, "B": 1], "winner": "A",
                     "goals": [["team": "A", "playerId": 1, "assistId": nil, "matchMs": 60_000]],
                 ]],
+                "tournament": nil,
             ],
         ])
     }
@@ -124,7 +125,7 @@ final class MessagePresenterTests: XCTestCase {
         XCTAssertEqual(try parsed(.snapshot(version: 0, state: GatherState(), now: 0)),
                        ["type": "snapshot", "version": 0,
                         "state": ["players": [], "gather": nil, "pitches": [["id": 1, "name": "Pitch 1", "gather": nil, "lastResult": nil]],
-                                  "history": []]])
+                                  "history": [], "tournament": nil]])
     }
 
     func testGatherV2HasNoTopLevelGatherAndSaysSoInItsWelcome() throws {

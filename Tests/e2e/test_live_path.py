@@ -64,7 +64,7 @@ def test_every_connection_gets_welcome_then_snapshot(server):
         snapshot = await live.next()
         assert snapshot["type"] == "snapshot"
         assert snapshot["version"] == 0
-        assert snapshot["state"] == {"players": [], "gather": None, "history": [],
+        assert snapshot["state"] == {"players": [], "gather": None, "history": [], "tournament": None,
                                      "pitches": [{"id": 1, "name": "Pitch 1", "gather": None, "lastResult": None}]}
         await live.close()
     run(scenario())

@@ -1,0 +1,90 @@
+/// The parts of a tournament that follow from its results and kickoffs, recomputed after every
+/// transition rather than patched by each one: tables, the knockout places already known, the
+/// winners, `expectedAt`, the phase and the champion; and each match's `revision`, bumped when
+/// its time or teams moved.
+extension Tournament {
+    /// Whether every group match is finished (the first knockout round then knows its teams).
+    public var groupStageFinished: Bool {
+        matches.allSatisfy { $0.stage != .group || $0.status == .finished }
+    }
+
+    /// Settles the derived parts; `previous` (the value before the transition) decides which
+    /// matches moved and so get a new `revision`.
+    mutating func settle(after previous: Tournament?) {
+        let groupMatches = matches.filter { $0.stage == .group }
+        for index in groups.indices {
+            groups[index].table = TournamentTable.rank(teams: groups[index].teams, matches: groupMatches, settings: rules)
+        }
+        let groupsDone = groupStageFinished
+        for index in matches.indices {
+            if matches[index].stage.isKnockout {
+                matches[index].home = resolve(matches[index].homeFrom, groupsDone: groupsDone)
+                matches[index].away = resolve(matches[index].awayFrom, groupsDone: groupsDone)
+            }
+            matches[index].winner = Self.winner(of: matches[index])
+        }
+        settleExpectedTimes()
+        if matches.allSatisfy({ $0.status == .finished }) {
+            phase = .finished
+            champion = matches.last { $0.stage == .final }?.winner
+        } else {
+            phase = groupsDone ? .knockout : .groups
+            champion = nil
+        }
+        if let previous {
+            for index in matches.indices {
+                guard let before = previous.match(matches[index].id) else { continue }
+                if before.expectedAt != matches[index].expectedAt || before.home != matches[index].home
+                    || before.away != matches[index].away
+                {
+                    matches[index].revision = before.revision + 1
+                }
+            }
+        }
+    }
+
+    /// The team a knockout place names, once known: a group place when the group stage is over,
+    /// a `W`/`L` place once that match is finished.
+    private func resolve(_ source: PlaceSource?, groupsDone: Bool) -> TournamentTeam.ID? {
+        switch source {
+        case .none: nil
+        case .group(let name, let rank)?:
+            groupsDone ? groups.first { $0.name == name }.flatMap { $0.table.indices.contains(rank - 1) ? $0.table[rank - 1].team : nil } : nil
+        case .winner(let id)?: match(id).flatMap { $0.status == .finished ? $0.winner : nil }
+        case .loser(let id)?: match(id)?.loser
+        }
+    }
+
+    /// More goals wins; a level knockout match is decided on penalties; a level group match has none.
+    static func winner(of match: TournamentMatch) -> TournamentTeam.ID? {
+        guard match.status == .finished, let score = match.score, let home = match.home, let away = match.away else {
+            return nil
+        }
+        if score.home != score.away { return score.home > score.away ? home : away }
+        guard match.stage.isKnockout, let penalties = match.penalties, penalties.home != penalties.away else { return nil }
+        return penalties.home > penalties.away ? home : away
+    }
+
+    /// `expectedAt` along each pitch, in schedule order: a live or finished match's is its
+    /// kickoff (kept as set when it started); a scheduled one's is the later of `plannedAt` and
+    /// the end of the match before it on that pitch plus the break, where a finished match ended
+    /// when its gather did, a live one ends `matchMinutes` after its kickoff, and a scheduled one
+    /// `matchMinutes` after its own `expectedAt`. (Matches are sorted by id, and ids follow the
+    /// slots, so array order is schedule order.)
+    private mutating func settleExpectedTimes() {
+        var previousEnd: [Pitch.ID: Int64] = [:]
+        for index in matches.indices {
+            let pitch = matches[index].pitch
+            switch matches[index].status {
+            case .scheduled:
+                let earliest = previousEnd[pitch].map { $0 + rules.breakMs } ?? matches[index].plannedAt
+                matches[index].expectedAt = max(matches[index].plannedAt, earliest)
+                previousEnd[pitch] = matches[index].expectedAt + rules.matchMs
+            case .live:
+                previousEnd[pitch] = matches[index].expectedAt + rules.matchMs
+            case .finished:
+                previousEnd[pitch] = matches[index].endedAt ?? matches[index].expectedAt + rules.matchMs
+            }
+        }
+    }
+}

@@ -1,0 +1,310 @@
+/// A tournament day (docs/PROTOCOL.md "A tournament day"): fixed teams, a group stage, then a
+/// knockout, all of it scheduled over the venue's pitches at creation. The value is pure: every
+/// transition (`TournamentRules`) returns a new one with its derived parts — tables, the
+/// knockout's known teams, winners, `expectedAt`, phase, champion — settled again, so what is
+/// stored, sent and exported can never disagree with the results it was derived from.
+public struct Tournament: Equatable, Sendable, Codable {
+    public typealias ID = String
+
+    public var id: ID
+    public var name: String
+    public var phase: TournamentPhase
+    public var rules: TournamentSettings
+    /// In the order given at creation, which is the seeding; ids 1…n.
+    public var teams: [TournamentTeam]
+    public var groups: [TournamentGroup]
+    /// Sorted by id; ids follow the schedule (slot, then the pitch's place in `rules.pitches`).
+    public var matches: [TournamentMatch]
+    public var champion: TournamentTeam.ID?
+
+    public init(id: ID, name: String, phase: TournamentPhase = .groups, rules: TournamentSettings,
+                teams: [TournamentTeam], groups: [TournamentGroup], matches: [TournamentMatch],
+                champion: TournamentTeam.ID? = nil) {
+        self.id = id
+        self.name = name
+        self.phase = phase
+        self.rules = rules
+        self.teams = teams
+        self.groups = groups
+        self.matches = matches
+        self.champion = champion
+    }
+
+    public func team(_ id: TournamentTeam.ID) -> TournamentTeam? {
+        teams.indices.contains(id - 1) ? teams[id - 1] : nil
+    }
+
+    public func match(_ id: TournamentMatch.ID) -> TournamentMatch? {
+        matches.indices.contains(id - 1) && matches[id - 1].id == id ? matches[id - 1] : matches.first { $0.id == id }
+    }
+
+    func matchIndex(_ id: TournamentMatch.ID) -> Int? {
+        matches.indices.contains(id - 1) && matches[id - 1].id == id ? id - 1 : matches.firstIndex { $0.id == id }
+    }
+
+    /// The group a team plays in.
+    public func group(of team: TournamentTeam.ID) -> TournamentGroup? {
+        groups.first { $0.teams.contains(team) }
+    }
+
+    /// The match of this tournament being played in a gather right now on `pitch`, if any.
+    public func liveMatch(on pitch: Pitch.ID) -> TournamentMatch? {
+        matches.first { $0.pitch == pitch && $0.status == .live }
+    }
+}
+
+public enum TournamentPhase: String, Sendable, Codable {
+    case groups, knockout, finished
+}
+
+public enum TieBreak: String, CaseIterable, Sendable, Codable {
+    /// Points, goal difference, goals for; then the matches between the teams level on points.
+    case goalDifference
+    /// Points; then the matches between the teams level on points; then goal difference, goals for.
+    case headToHead
+}
+
+/// `rules` of the contract: what was chosen at creation. It never changes afterwards.
+public struct TournamentSettings: Equatable, Sendable, Codable {
+    public var matchMinutes: Int
+    public var breakMinutes: Int
+    public var startsAt: Int64
+    /// The pitches played on, in the order matches are given to them within a slot.
+    public var pitches: [Pitch.ID]
+    public var pointsForWin: Int
+    public var pointsForDraw: Int
+    public var tieBreak: TieBreak
+    public var advance: Int
+    public var thirdPlace: Bool
+
+    public init(matchMinutes: Int = 12, breakMinutes: Int = 3, startsAt: Int64, pitches: [Pitch.ID],
+                pointsForWin: Int = 3, pointsForDraw: Int = 1, tieBreak: TieBreak = .goalDifference,
+                advance: Int, thirdPlace: Bool = false) {
+        self.matchMinutes = matchMinutes
+        self.breakMinutes = breakMinutes
+        self.startsAt = startsAt
+        self.pitches = pitches
+        self.pointsForWin = pointsForWin
+        self.pointsForDraw = pointsForDraw
+        self.tieBreak = tieBreak
+        self.advance = advance
+        self.thirdPlace = thirdPlace
+    }
+
+    public var matchMs: Int64 { Int64(matchMinutes) * 60_000 }
+    public var breakMs: Int64 { Int64(breakMinutes) * 60_000 }
+    /// Slot *k* starts at `startsAt + k × slotMs`.
+    public var slotMs: Int64 { matchMs + breakMs }
+
+    public func plannedAt(slot: Int) -> Int64 { startsAt + Int64(slot) * slotMs }
+}
+
+public struct TournamentTeam: Equatable, Sendable, Codable {
+    public typealias ID = Int
+
+    public var id: ID
+    public var name: String
+    /// Absent when not set: the gather then paints the side's default kit.
+    public var colour: KitColour?
+    /// Roster players on this team (a player is on at most one team of the tournament).
+    public var players: [Player.ID]
+
+    public init(id: ID, name: String, colour: KitColour? = nil, players: [Player.ID] = []) {
+        self.id = id
+        self.name = name
+        self.colour = colour
+        self.players = players
+    }
+}
+
+public struct TournamentGroup: Equatable, Sendable, Codable {
+    /// "A", "B", …
+    public var name: String
+    /// In seeding order.
+    public var teams: [TournamentTeam.ID]
+    /// The ranking, first to last; always complete, also before any match is played.
+    public var table: [TableRow]
+
+    public init(name: String, teams: [TournamentTeam.ID], table: [TableRow] = []) {
+        self.name = name
+        self.teams = teams
+        self.table = table
+    }
+
+    /// "A" for group 0, "B" for 1, … (at most 16 groups, so one letter).
+    public static func name(index: Int) -> String {
+        String(UnicodeScalar(UInt8(ascii: "A") + UInt8(index)))
+    }
+}
+
+/// One line of a group's table.
+public struct TableRow: Equatable, Sendable, Codable {
+    public var team: TournamentTeam.ID
+    public var played = 0
+    public var won = 0
+    public var drawn = 0
+    public var lost = 0
+    public var goalsFor = 0
+    public var goalsAgainst = 0
+    public var points = 0
+
+    public init(team: TournamentTeam.ID, played: Int = 0, won: Int = 0, drawn: Int = 0, lost: Int = 0,
+                goalsFor: Int = 0, goalsAgainst: Int = 0, points: Int = 0) {
+        self.team = team
+        self.played = played
+        self.won = won
+        self.drawn = drawn
+        self.lost = lost
+        self.goalsFor = goalsFor
+        self.goalsAgainst = goalsAgainst
+        self.points = points
+    }
+
+    public var goalDifference: Int { goalsFor - goalsAgainst }
+}
+
+public enum TournamentStage: String, CaseIterable, Sendable, Codable {
+    case group, roundOf32, roundOf16, quarterFinal, semiFinal, thirdPlace, final
+
+    /// The knockout round that has `matches` matches (1: the final).
+    static func knockoutRound(matches: Int) -> TournamentStage {
+        switch matches {
+        case 16: .roundOf32
+        case 8: .roundOf16
+        case 4: .quarterFinal
+        case 2: .semiFinal
+        default: .final
+        }
+    }
+
+    public var isKnockout: Bool { self != .group }
+}
+
+public enum TournamentMatchStatus: String, Sendable, Codable {
+    case scheduled, live, finished
+}
+
+/// A score from the home side's point of view (`score` and `penalties` of a match).
+public struct HomeAway: Equatable, Sendable, Codable {
+    public var home: Int
+    public var away: Int
+
+    public init(home: Int, away: Int) {
+        self.home = home
+        self.away = away
+    }
+}
+
+/// Where a knockout place comes from: `A1` (group A's first), `W5` (the winner of match 5),
+/// `L9` (the loser of match 9).
+public enum PlaceSource: Equatable, Hashable, Sendable, Codable, CustomStringConvertible {
+    case group(String, rank: Int)
+    case winner(TournamentMatch.ID)
+    case loser(TournamentMatch.ID)
+
+    public var description: String {
+        switch self {
+        case .group(let name, let rank): "\(name)\(rank)"
+        case .winner(let match): "W\(match)"
+        case .loser(let match): "L\(match)"
+        }
+    }
+
+    /// Reads the label back (`A1`, `W5`, `L9`); nil for anything else.
+    public init?(label: String) {
+        guard let first = label.first, let number = Int(label.dropFirst()), number >= 1 else { return nil }
+        switch first {
+        case "W": self = .winner(number)
+        case "L": self = .loser(number)
+        case "A"..."P": self = .group(String(first), rank: number)
+        default: return nil
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let label = try decoder.singleValueContainer().decode(String.self)
+        guard let source = PlaceSource(label: label) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "Unknown knockout place \(label)"))
+        }
+        self = source
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+public struct TournamentMatch: Equatable, Sendable, Codable {
+    public typealias ID = Int
+
+    public var id: ID
+    public var stage: TournamentStage
+    /// The group's name for a group match.
+    public var group: String?
+    public var home: TournamentTeam.ID?
+    public var away: TournamentTeam.ID?
+    public var homeFrom: PlaceSource?
+    public var awayFrom: PlaceSource?
+    public var pitch: Pitch.ID
+    /// The slot of the schedule, from 0; `plannedAt` is its start.
+    public var slot: Int
+    public var plannedAt: Int64
+    /// When it will really start (scheduled), or its kickoff (live, finished).
+    public var expectedAt: Int64
+    public var status: TournamentMatchStatus
+    public var score: HomeAway?
+    public var penalties: HomeAway?
+    public var winner: TournamentTeam.ID?
+    public var historyId: String?
+    /// When its gather ended (finished only): the next match on its pitch can start a break later.
+    public var endedAt: Int64?
+    /// Goes up each time `expectedAt`, `home` or `away` changes: the calendar feed's `SEQUENCE`,
+    /// kept with the match so it is the same after a restart.
+    public var revision: Int
+
+    public init(id: ID, stage: TournamentStage, group: String? = nil, home: TournamentTeam.ID? = nil,
+                away: TournamentTeam.ID? = nil, homeFrom: PlaceSource? = nil, awayFrom: PlaceSource? = nil,
+                pitch: Pitch.ID, slot: Int, plannedAt: Int64, expectedAt: Int64? = nil,
+                status: TournamentMatchStatus = .scheduled, score: HomeAway? = nil, penalties: HomeAway? = nil,
+                winner: TournamentTeam.ID? = nil, historyId: String? = nil, endedAt: Int64? = nil, revision: Int = 0) {
+        self.id = id
+        self.stage = stage
+        self.group = group
+        self.home = home
+        self.away = away
+        self.homeFrom = homeFrom
+        self.awayFrom = awayFrom
+        self.pitch = pitch
+        self.slot = slot
+        self.plannedAt = plannedAt
+        self.expectedAt = expectedAt ?? plannedAt
+        self.status = status
+        self.score = score
+        self.penalties = penalties
+        self.winner = winner
+        self.historyId = historyId
+        self.endedAt = endedAt
+        self.revision = revision
+    }
+
+    /// The loser of a finished knockout match (nil for a group match or one not finished).
+    public var loser: TournamentTeam.ID? {
+        guard stage.isKnockout, status == .finished, let winner, let home, let away else { return nil }
+        return winner == home ? away : home
+    }
+
+    public func involves(_ team: TournamentTeam.ID) -> Bool { home == team || away == team }
+}
+
+/// The link a tournament match's gather (and its history entry) carries: `"match": {"tournament", "match"}`.
+public struct TournamentMatchLink: Equatable, Hashable, Sendable, Codable {
+    public var tournament: Tournament.ID
+    public var match: TournamentMatch.ID
+
+    public init(tournament: Tournament.ID, match: TournamentMatch.ID) {
+        self.tournament = tournament
+        self.match = match
+    }
+}

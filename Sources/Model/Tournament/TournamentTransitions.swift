@@ -1,0 +1,167 @@
+/// What happens to a tournament, as pure transitions the Coordinator calls inside its commands.
+/// Each either throws a `Rejection` and changes nothing, or applies the change and settles the
+/// derived parts (`settle(after:)`).
+extension Tournament {
+    /// Every match of the day with its places, and the tables before any match.
+    public init(id: ID, name: String, teamNames: [String], groupCount: Int, settings: TournamentSettings) {
+        let teams = teamNames.enumerated().map { TournamentTeam(id: $0.offset + 1, name: $0.element) }
+        let groups = TournamentSchedule.groupTeams(teamCount: teams.count, groups: groupCount).enumerated().map {
+            TournamentGroup(name: TournamentGroup.name(index: $0.offset), teams: $0.element)
+        }
+        let matches = TournamentSchedule.matches(teamCount: teams.count, groupCount: groupCount, settings: settings)
+        self.init(id: id, name: name, rules: settings, teams: teams, groups: groups, matches: matches)
+        settle(after: nil)
+    }
+
+    /// `startMatch`: both teams known and the match scheduled, else `wrong_phase`. Its kickoff is
+    /// `now`, which becomes its `expectedAt` and moves the later matches on its pitch. (Whether the
+    /// pitch is free and the rosters are not playing elsewhere is the venue's to check.)
+    public mutating func startMatch(_ id: TournamentMatch.ID, at now: Int64) throws {
+        let index = try matchIndex(for: id)
+        let match = matches[index]
+        guard match.status == .scheduled else {
+            throw Rejection(.wrongPhase, "Match \(id) is \(match.status == .live ? "already being played" : "already finished").")
+        }
+        guard match.home != nil, match.away != nil else {
+            throw Rejection(.wrongPhase, "Match \(id)'s teams are not known yet (\(placeLabel(match, home: true)) v \(placeLabel(match, home: false))).")
+        }
+        var next = self
+        next.matches[index].status = .live
+        next.matches[index].expectedAt = now
+        next.settle(after: self)
+        self = next
+    }
+
+    /// The match's gather ended (`endGather`): the result is recorded and everything that follows
+    /// from it settles. A level knockout match needs `penalties` (0–99 each, not equal); penalties
+    /// anywhere else are `invalid`.
+    public mutating func finishMatch(_ id: TournamentMatch.ID, score: HomeAway, penalties: HomeAway?, endedAt: Int64,
+                                     historyID: String) throws
+    {
+        let index = try matchIndex(for: id)
+        guard matches[index].status == .live else {
+            throw Rejection(.wrongPhase, "Match \(id) is not being played.")
+        }
+        try Self.checkResult(matches[index], score: score, penalties: penalties)
+        var next = self
+        next.matches[index].status = .finished
+        next.matches[index].score = score
+        next.matches[index].penalties = penalties
+        next.matches[index].endedAt = endedAt
+        next.matches[index].historyId = historyID
+        next.settle(after: self)
+        self = next
+    }
+
+    /// The match's gather was cancelled (`cancelGather`): the match is `scheduled` again.
+    public mutating func cancelMatch(_ id: TournamentMatch.ID) throws {
+        let index = try matchIndex(for: id)
+        guard matches[index].status == .live else {
+            throw Rejection(.wrongPhase, "Match \(id) is not being played.")
+        }
+        var next = self
+        next.matches[index].status = .scheduled
+        next.settle(after: self)
+        self = next
+    }
+
+    /// `correctResult`: a finished match's score (and, only for a level knockout score, its
+    /// penalties) corrected. Tables and the bracket follow; refused `in_use` when it would change
+    /// the home or away team of a match that is live or finished.
+    public mutating func correctResult(_ id: TournamentMatch.ID, score: HomeAway, penalties: HomeAway?) throws {
+        let index = try matchIndex(for: id)
+        guard matches[index].status == .finished else {
+            throw Rejection(.wrongPhase, "Match \(id) has no result to correct yet.")
+        }
+        try Self.checkResult(matches[index], score: score, penalties: penalties)
+        var next = self
+        next.matches[index].score = score
+        next.matches[index].penalties = penalties
+        next.settle(after: self)
+        for match in next.matches where match.status != .scheduled {
+            let before = self.match(match.id)!
+            if before.home != match.home || before.away != match.away {
+                throw Rejection(.inUse, "That result would change who plays in match \(match.id), which has "
+                    + (match.status == .live ? "already started" : "already been played") + ".")
+            }
+        }
+        self = next
+    }
+
+    /// `setTournamentTeam`: any of a team's name, colour and roster. A player is on at most one
+    /// team (`in_use`); `roster` holds the venue's player ids.
+    public mutating func setTeam(_ id: TournamentTeam.ID, _ changes: TournamentTeamChanges, roster: Set<Player.ID>) throws {
+        guard team(id) != nil else { throw Rejection(.notFound, "There is no team \(id) in this tournament.") }
+        var team = teams[id - 1]
+        if let name = changes.name {
+            let key = VisibleText.comparisonKey(name)
+            if let other = teams.first(where: { $0.id != id && VisibleText.comparisonKey($0.name) == key }) {
+                throw Rejection(.invalid, "Team \(other.id) is already called \(other.name); choose another name.")
+            }
+            team.name = name
+        }
+        if let colour = changes.colour { team.colour = colour }
+        if let players = changes.players {
+            if let unknown = players.first(where: { !roster.contains($0) }) {
+                throw Rejection(.notFound, "There is no player with id \(unknown); they may have been removed.")
+            }
+            for player in players {
+                if let other = teams.first(where: { $0.id != id && $0.players.contains(player) }) {
+                    throw Rejection(.inUse, "Player \(player) is already on \(other.name).")
+                }
+            }
+            team.players = players
+        }
+        teams[id - 1] = team
+    }
+
+    /// What a page shows for a place while its team is unknown: the team's name, else `A1`/`W5`/`L9`.
+    public func placeLabel(_ match: TournamentMatch, home: Bool) -> String {
+        if let id = home ? match.home : match.away, let team = team(id) { return team.name }
+        return (home ? match.homeFrom : match.awayFrom)?.description ?? "?"
+    }
+
+    // MARK: - Checks
+
+    private func matchIndex(for id: TournamentMatch.ID) throws -> Int {
+        guard let index = matchIndex(id) else { throw Rejection(.notFound, "There is no match \(id) in this tournament.") }
+        return index
+    }
+
+    static func checkResult(_ match: TournamentMatch, score: HomeAway, penalties: HomeAway?) throws {
+        guard Score.range.contains(score.home), Score.range.contains(score.away) else {
+            throw Rejection(.invalid, "A score is a whole number from \(Score.range.lowerBound) to \(Score.range.upperBound).")
+        }
+        let needsPenalties = match.stage.isKnockout && score.home == score.away
+        guard let penalties else {
+            if needsPenalties {
+                throw Rejection(.invalid, "Match \(match.id) is a knockout match and level: say how the penalties ended.")
+            }
+            return
+        }
+        guard needsPenalties else {
+            throw Rejection(.invalid, match.stage.isKnockout
+                ? "Match \(match.id) was not level, so it had no penalties."
+                : "Match \(match.id) is a group match: a draw stands, with no penalties.")
+        }
+        guard TournamentSetup.penaltyRange.contains(penalties.home), TournamentSetup.penaltyRange.contains(penalties.away) else {
+            throw Rejection(.invalid, "Penalties are whole numbers from 0 to 99.")
+        }
+        guard penalties.home != penalties.away else {
+            throw Rejection(.invalid, "A penalty shoot-out has a winner: the two counts cannot be equal.")
+        }
+    }
+}
+
+/// `setTournamentTeam`'s fields; nil leaves a field as it is.
+public struct TournamentTeamChanges: Equatable, Sendable {
+    public var name: String?
+    public var colour: KitColour?
+    public var players: [Player.ID]?
+
+    public init(name: String? = nil, colour: KitColour? = nil, players: [Player.ID]? = nil) {
+        self.name = name
+        self.colour = colour
+        self.players = players
+    }
+}
