@@ -111,8 +111,10 @@ WORDS_SCRIPT = """
 // Words broken mid-word: a text node's words each on one line (a range per word has one rect).
 const broken = [];
 for (const el of document.querySelectorAll(arguments[0])) {
+  if (el.closest('code')) continue; // a fingerprint is a code to compare, not words
   const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('code')) continue;
     const text = node.textContent;
     const re = /[^\\s-]+-?/g;
     let m;
