@@ -3,7 +3,7 @@
 // pitch for a few seconds.
 
 import { $, h, replace } from "./dom.js";
-import { clock, flashText, lastGoalText } from "./format.js";
+import { clock, flashText, lastGoalText, scorerText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
 import { shownPitches, latestGoal, pitchById, playersById } from "./state.js";
 import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
@@ -42,7 +42,9 @@ export class VenueBoard {
     const goal = latestGoal(gather);
     const flashing = (this.flashes.get(pitch.id) || 0) > Date.now();
     const line = !goal ? (gather.phase === "setup" ? "Kick-off soon" : "")
-      : flashing ? flashText(goal, gather, byId)
+      // The card names both teams already: the flash names the scorer, no longer than the last-goal
+      // line it replaces, so a goal never reflows the whole overview.
+      : flashing ? (scorerText(goal, byId, false) ? `Goal! ${scorerText(goal, byId, false)}` : flashText(goal, gather, byId))
       : lastGoalText(goal, gather, byId);
     const paused = gather.phase === "live" && gather.timer.status === "paused";
     // The grid puts names above scores; a screen reader gets the score as one sentence.
