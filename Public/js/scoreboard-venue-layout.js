@@ -12,38 +12,52 @@ const STEPS = 9;
 /// { columns, shape, size, dense }. The same inputs (cards' text, screen size) keep the last choice.
 export function layOutVenue(venue) {
   const cards = [...venue.children];
-  const key = `${innerWidth}x${innerHeight}|${cards.length}|${venue.textContent}`;
-  if (venue.layoutKey === key && venue.layoutChoice) { apply(venue, venue.layoutChoice); return venue.layoutChoice; }
+  // What the cards say, less their clocks (a countdown never changes what fits).
+  const words = [...venue.querySelectorAll(".venue-name, .venue-team, .venue-goals, .venue-goal, .venue-paused, .venue-full-time")]
+    .map((element) => element.textContent).join("|");
+  const screen = `${innerWidth}x${innerHeight}|${cards.length}`;
+  const key = `${screen}|${words}`;
+  const last = venue.layoutChoice;
+  if (venue.layoutKey === key && last) { apply(venue, last); return last; }
   const floor = Math.ceil(innerHeight * MINIMUM_SHARE * 10) / 10;
   const ceiling = Math.min(innerHeight * MAXIMUM_SHARE, innerWidth * 0.09);
   const portrait = innerHeight > innerWidth;
   let best = null;
+  // Many cards on the same screen, new words (a goal, a name): the arrangement stays and only the
+  // type is fitted again (a full search of 16 cards on every goal would stall a projector's laptop).
+  if (last && cards.length > 4 && venue.layoutScreen === screen && !last.dense) best = bestSize(venue, last, floor, ceiling);
   for (const dense of [false, true]) {
+    if (best) break; // the last goals go only when nothing fits with them
     for (let columns = 1; columns <= Math.min(cards.length || 1, portrait ? 2 : 5); columns += 1) {
       for (const shape of ["stack", "list"]) {
-        const choice = { columns, shape, dense, size: floor };
-        apply(venue, choice);
-        if (!fits(venue)) continue;
-        let low = floor, high = ceiling;
-        for (let step = 0; step < STEPS; step += 1) {
-          const middle = (low + high) / 2;
-          apply(venue, { ...choice, size: middle });
-          if (fits(venue)) low = middle; else high = middle;
-        }
+        const found = bestSize(venue, { columns, shape, dense }, floor, ceiling);
         // The stacked card's score is twice the list's: it wins unless the list's type is much larger.
-        const worth = low * (shape === "stack" ? 1.3 : 1);
-        if (!best || worth > best.worth + 0.5) best = { ...choice, size: low, worth };
+        if (found && (!best || found.worth > best.worth + 0.5)) best = found;
       }
     }
-    if (best) break; // the last goals go only when nothing fits with them
   }
   // Nothing fits even at the floor (a phone held sideways): the densest, smallest arrangement.
   best = best || { columns: Math.min(cards.length || 1, 2), shape: "list", dense: true, size: floor };
   best.size = Math.max(floor, Math.floor(best.size * 10) / 10);
   apply(venue, best);
   venue.layoutKey = key;
+  venue.layoutScreen = screen;
   venue.layoutChoice = best;
   return best;
+}
+
+/// The largest type (by bisection) with which `choice`'s arrangement shows every card whole, or
+/// null when it does not even at the floor.
+function bestSize(venue, choice, floor, ceiling) {
+  apply(venue, { ...choice, size: floor });
+  if (!fits(venue)) return null;
+  let low = floor, high = ceiling;
+  for (let step = 0; step < STEPS; step += 1) {
+    const middle = (low + high) / 2;
+    apply(venue, { ...choice, size: middle });
+    if (fits(venue)) low = middle; else high = middle;
+  }
+  return { columns: choice.columns, shape: choice.shape, dense: choice.dense, size: low, worth: low * (choice.shape === "stack" ? 1.3 : 1) };
 }
 
 function apply(venue, { columns, shape, dense, size }) {
