@@ -241,6 +241,10 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         jsSubOptions_Init(&options)
         options.Ordered = true
         options.Config.DeliverPolicy = js_DeliverAll
+        // The server's heartbeat on this consumer, 1 s instead of libnats' 5 s: libnats recreates
+        // an ordered consumer after missed heartbeats (checked every two), so when the hub node
+        // holding it dies the relay resumes in seconds, not 10-20 s.
+        options.Config.Heartbeat = 1_000_000_000
         var errorCode = jsErrCode(0)
         var subscription: OpaquePointer?
         let status: natsStatus = configuration.streamName.withCString { stream in
