@@ -41,8 +41,14 @@ def hub_conf(certs: Certificates, store: str, leaf_port: str | int = "LEAF_PORT"
     })
 
 
-def single_hub(certs: Certificates) -> NatsServer:
-    return NatsServer(config=hub_conf(certs, "STORE_DIR"))
+def single_hub(certs: Certificates, leaf_advertise: str | None = None) -> NatsServer:
+    """The hub. nats-server tells a leaf the hub's own leaf address (`leafnode_urls`, even with
+    `no_advertise`) and the leaf dials it next time: `leaf_advertise` names another (a proxy in
+    between, as a real hub advertises its public address)."""
+    config = hub_conf(certs, "STORE_DIR")
+    if leaf_advertise:
+        config = config.replace("leafnodes {", f'leafnodes {{\n  advertise: "{leaf_advertise}"', 1)
+    return NatsServer(config=config)
 
 
 class HubNode(NatsServer):
