@@ -38,6 +38,7 @@ class Nginx:
         self.prefix = self._tmp.name
         self.port = free_port()
         os.makedirs(os.path.join(self.prefix, "temp"))
+        allowed_files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
         temp_paths = "".join(f"\n    {kind}_temp_path temp/{kind};" for kind in
                              ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         self.conf = os.path.join(self.prefix, "nginx.conf")
@@ -55,7 +56,7 @@ class Nginx:
                 # Debian's nginx keeps its buffers' files in /var/lib/nginx: here, in the prefix.
                 "http {": "http {" + temp_paths,
                 # This machine may not allow 40,000 open files: as many as it allows.
-                "worker_rlimit_nofile 40000;": f"worker_rlimit_nofile {min(40000, resource.getrlimit(resource.RLIMIT_NOFILE)[1])};",
+                "worker_rlimit_nofile 40000;": f"worker_rlimit_nofile {min(40000, allowed_files)};",
             }))
         self.process: subprocess.Popen | None = None
 
