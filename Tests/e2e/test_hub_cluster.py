@@ -3,7 +3,8 @@ nats-server nodes on loopback as the club's configs say, the venue's leaf dialin
 TLS, the mirror with a copy on each node, and two relays given the three addresses. A node is
 killed (-9) during a match, brought back, and another killed: followers on both relays never go
 back and never wait longer than the link-lost notice allows (10 s) for a version, and the mirror
-keeps every version the venue published."""
+keeps every version the venue published. With the whole hub gone the relays' /healthz says
+`reconnecting`."""
 import asyncio
 import re
 import signal
@@ -152,6 +153,16 @@ def test_a_hub_node_killed_mid_match_followers_never_go_back_and_the_mirror_keep
                            interval=1)
             assert f'"version":{ann.version}'.encode() in venue_stream[-1]
             assert match.score == {"A": (len(match.presses) + 1) // 2, "B": len(match.presses) // 2}
+
+            # The whole hub gone: each relay says so on /healthz, and is connected again when a
+            # node is back.
+            for node in nodes:
+                node.stop(signal.SIGKILL)
+            await wait_for(lambda: all(r.health()["nats"] == "reconnecting" for r in relays), 10,
+                           "the relays' /healthz to say reconnecting")
+            first.start()
+            await wait_for(lambda: all(r.health()["nats"] == "connected" for r in relays), 15,
+                           "the relays to reconnect to the node that is back", interval=0.2)
             await ann.close()
         run(scenario())
     finally:
