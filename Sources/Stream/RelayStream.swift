@@ -46,6 +46,7 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
     private var replayWanted = false
     private var clockTimer: DispatchSourceTimer?
     private var ticksToReport = 0
+    private var ticksToConsumerCheck = 0
     private var saidWaiting = false
 
     // MARK: Shared (behind a Mutex), for /healthz
@@ -162,6 +163,11 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         let now = Self.nowMs()
         perform(follower.clock(now: now))
         if replayWanted { replay() }
+        ticksToConsumerCheck -= 1
+        if ticksToConsumerCheck <= 0 {
+            ticksToConsumerCheck = 2_000 / Self.clockPeriodMs
+            checkConsumer()
+        }
         ticksToReport -= 1
         if ticksToReport <= 0 {
             ticksToReport = 5_000 / Self.clockPeriodMs
@@ -260,6 +266,25 @@ public final class RelayStream: TransportSource, @unchecked Sendable {
         _ = natsSubscription_SetPendingLimits(subscription, 100_000, 64 << 20)
         stateSubscription = subscription
         saidWaiting = false
+    }
+
+    /// libnats re-creates an ordered consumer whose hub node died only after missed heartbeats,
+    /// and on a hub of three that took over 10 s while the mirror elected its new leader. Asked
+    /// every 2 s (at most 0.5 s on this queue), the hub says as soon as it can that the consumer
+    /// is gone, and the relay replays at once.
+    private func checkConsumer() {
+        guard let stateSubscription, link.isConnected else { return }
+        var options = jsOptions()
+        jsOptions_Init(&options)
+        options.Wait = 500
+        var info: UnsafeMutablePointer<jsConsumerInfo>?
+        var errorCode = jsErrCode(0)
+        let status = natsSubscription_GetConsumerInfo(&info, stateSubscription, &options, &errorCode)
+        jsConsumerInfo_Destroy(info)
+        guard status != NATS_OK, errorCode == JSConsumerNotFoundErr else { return }
+        logger.info("replaying the venue's stream", metadata: ["relay.reason": "the hub no longer has its consumer"])
+        replayWanted = true
+        replay()
     }
 
     private func reportWatchers() {
