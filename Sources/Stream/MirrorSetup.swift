@@ -12,8 +12,11 @@ public enum MirrorSetup {
     }
 
     /// Connects once (no retries: an operator runs this and reads the answer), creates the mirror
-    /// when missing, and checks an existing one allows rollups (and fixes it when it does not).
-    public static func ensure(endpoint: NATSEndpoint, venue: VenueName, mirrorName: String, domain: String) throws -> Outcome {
+    /// when missing, and checks an existing one allows rollups and keeps `replicas` copies (and
+    /// fixes it when it does not). `replicas`: 1 on a single hub, 3 on a hub of three (the
+    /// mirror then survives any one node).
+    public static func ensure(endpoint: NATSEndpoint, venue: VenueName, mirrorName: String, domain: String,
+                              replicas: Int = 1) throws -> Outcome {
         var options: OpaquePointer?
         try check(natsOptions_Create(&options), "cannot make the NATS options")
         defer { natsOptions_Destroy(options) }
@@ -36,12 +39,13 @@ public enum MirrorSetup {
             guard info.pointee.Config.pointee.Mirror != nil else {
                 throw NATSFailure("the hub already has a stream \(mirrorName) that is not a mirror", NATS_ERR)
             }
-            if !info.pointee.Config.pointee.AllowRollup {
+            if !info.pointee.Config.pointee.AllowRollup || info.pointee.Config.pointee.Replicas != Int64(replicas) {
                 info.pointee.Config.pointee.AllowRollup = true
+                info.pointee.Config.pointee.Replicas = Int64(replicas)
                 var updated: UnsafeMutablePointer<jsStreamInfo>?
                 let status = js_UpdateStream(&updated, js, info.pointee.Config, nil, &errorCode)
                 jsStreamInfo_Destroy(updated)
-                try check(status, "the mirror \(mirrorName) does not allow rollups and cannot be changed")
+                try check(status, "the mirror \(mirrorName) cannot be changed to allow rollups with \(replicas) replicas")
             }
             return .alreadyThere
         }
@@ -68,6 +72,7 @@ public enum MirrorSetup {
                             config.Mirror = mirrorPointer
                             config.AllowRollup = true
                             config.AllowDirect = true
+                            config.Replicas = Int64(replicas)
                             var created: UnsafeMutablePointer<jsStreamInfo>?
                             let status = js_AddStream(&created, js, &config, nil, &errorCode)
                             jsStreamInfo_Destroy(created)

@@ -26,10 +26,26 @@ public struct NATSEndpoint: Sendable, Equatable {
         self.clientName = clientName
     }
 
+    /// The addresses in `url`, which may list several separated by commas (the nodes of a
+    /// cluster, as libnats' `natsOptions_SetServers` takes them); blanks around them dropped.
+    public var urls: [String] {
+        url.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     /// Puts the address and the credentials on libnats options: the one place both the venue's
     /// link and `gather nats mirror` say where to connect and as whom.
     func apply(to options: OpaquePointer?) throws {
-        try check(natsOptions_SetURL(options, url), "the NATS address \(url) is not usable")
+        let servers = urls
+        if servers.count > 1 {
+            // A cluster (a hub of three): libnats tries them in turn and reconnects to any.
+            let copies = servers.map { strdup($0) }
+            defer { copies.forEach { free($0) } }
+            var pointers = copies.map { UnsafePointer<CChar>($0) }
+            let status = natsOptions_SetServers(options, &pointers, Int32(pointers.count))
+            try check(status, "the NATS addresses \(url) are not usable")
+        } else {
+            try check(natsOptions_SetURL(options, url), "the NATS address \(url) is not usable")
+        }
         switch credentials {
         case .none: break
         case .credentialsFile(let path):

@@ -54,6 +54,7 @@ public final class RelayStream: TransportSource, Sendable {
         var replayWanted = false
         var clockTimer: DispatchSourceTimer?
         var ticksToReport = 0
+        var ticksToConsumerCheck = 0
         var saidWaiting = false
         /// Dropped messages are logged at most once per 10 s, the rest summed up.
         var dropLog = LogThrottle(windowSeconds: 10, burst: 1, maximumKeys: 1)
@@ -198,6 +199,13 @@ public final class RelayStream: TransportSource, Sendable {
         if local.value.replayWanted { replay() }
         let summaries = local.value.dropLog.summaries(now: DispatchTime.now().uptimeNanoseconds)
         for summary in summaries { logger.warning("\(summary.line)") }
+        let checkConsumerNow = local.withValue { local in
+            local.ticksToConsumerCheck -= 1
+            guard local.ticksToConsumerCheck <= 0 else { return false }
+            local.ticksToConsumerCheck = 2_000 / Self.clockPeriodMs
+            return true
+        }
+        if checkConsumerNow { checkConsumer() }
         let report = local.withValue { local in
             local.ticksToReport -= 1
             guard local.ticksToReport <= 0 else { return false }

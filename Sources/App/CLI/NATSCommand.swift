@@ -30,6 +30,9 @@ struct NATSMirrorCommand: ParsableCommand {
     @Option(name: .customLong("mirror"), help: "The mirror's name on the hub (default GATHER_<venue>; relays read it with --stream).")
     var mirrorOption: String?
 
+    @Option(name: .customLong("replicas"), help: "Copies of the mirror the hub keeps: 1 on one hub server, 3 on a hub of three (1-5).")
+    var replicas = 1
+
     @Option(name: .customLong("nats-creds"), help: "NATS credentials file (.creds) of a hub user allowed to create streams.")
     var credentialsFile: String?
 
@@ -44,6 +47,8 @@ struct NATSMirrorCommand: ParsableCommand {
         if let mirrorOption, VenueName(mirrorOption.lowercased().replacingOccurrences(of: "_", with: "-")) == nil {
             throw ValidationError("--mirror must be a stream name of letters, digits, '-' and '_' (at most 32).")
         }
+        try validateNATSAddresses(hub, option: "--hub")
+        try requireInRange(replicas, 1...5, option: "--replicas")
         if user != nil, ProcessInfo.processInfo.environment["GATHER_NATS_PASSWORD"] == nil {
             throw ValidationError("--nats-user needs a password: set GATHER_NATS_PASSWORD.")
         }
@@ -57,9 +62,9 @@ struct NATSMirrorCommand: ParsableCommand {
                                           password: ProcessInfo.processInfo.environment["GATHER_NATS_PASSWORD"])
         do {
             let outcome = try MirrorSetup.ensure(endpoint: NATSEndpoint(url: hub, credentials: credentials, clientName: "gather nats mirror"),
-                                                 venue: venue, mirrorName: mirror, domain: domain)
+                                                 venue: venue, mirrorName: mirror, domain: domain, replicas: replicas)
             let verb = outcome == .created ? "Created" : "Already there:"
-            print("\(verb) the mirror \(mirror) on \(hub), of \(venue.streamName) in the JetStream domain \(domain) (rollups allowed).")
+            print("\(verb) the mirror \(mirror) on \(hub), of \(venue.streamName) in the JetStream domain \(domain) (rollups allowed, \(replicas) replica\(replicas == 1 ? "" : "s")).")
             print("Relays read it with: gather relay --nats \(hub) --venue \(venue) --stream \(mirror) --venue-key KEY "
                   + "(the venue's banner and /healthz show KEY)")
         } catch {

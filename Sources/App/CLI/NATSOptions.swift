@@ -6,7 +6,8 @@ import GatherStream
 /// password from `GATHER_NATS_PASSWORD` (which `ps` does not show); `--nats-password` exists for
 /// the contract's sake and says why not to use it.
 struct NATSOptions: ParsableArguments {
-    @Option(name: .customLong("nats"), help: "NATS server to publish/read the venue's stream (e.g. nats://127.0.0.1:4222).")
+    @Option(name: .customLong("nats"),
+            help: "NATS server to publish/read the venue's stream (e.g. nats://127.0.0.1:4222); several, comma-separated, for a cluster.")
     var url: String?
 
     @Option(name: .customLong("nats-creds"), help: "NATS credentials file (.creds).")
@@ -25,9 +26,7 @@ struct NATSOptions: ParsableArguments {
 
     func validate() throws {
         if let url {
-            guard url.utf8.count <= 1_024, url.hasPrefix("nats://") || url.hasPrefix("tls://") || url.hasPrefix("127.")
-                || url.hasPrefix("localhost")
-            else { throw ValidationError("--nats must be a NATS address such as nats://127.0.0.1:4222.") }
+            try validateNATSAddresses(url, option: "--nats")
         }
         if credentialsFile != nil, user != nil {
             throw ValidationError("--nats-creds and --nats-user are two ways to log in to NATS: give one.")
@@ -76,4 +75,16 @@ func parseVenue(_ text: String?) throws -> VenueName {
         throw ValidationError("This machine's host name is not a venue name (\(VenueName.rule)): give --venue NAME.")
     }
     return venue
+}
+
+/// One NATS address, or up to 16 separated by commas (the nodes of a cluster): each
+/// `nats://`, `tls://` or a bare loopback host:port, the whole at most 1 KiB.
+func validateNATSAddresses(_ text: String, option: String) throws {
+    let addresses = NATSEndpoint(url: text, credentials: .none, clientName: "").urls
+    let looksRight = { (address: String) in
+        address.hasPrefix("nats://") || address.hasPrefix("tls://") || address.hasPrefix("127.") || address.hasPrefix("localhost")
+    }
+    guard text.utf8.count <= 1_024, (1...16).contains(addresses.count), addresses.allSatisfy(looksRight) else {
+        throw ValidationError("\(option) must be a NATS address such as nats://127.0.0.1:4222, or several separated by commas.")
+    }
 }

@@ -33,6 +33,12 @@ enum Relay {
             publicDirectory: options.publicDirectory, dynamicRoutes: { routes.respond(to: $0) })
         configuration.maximumConnections = options.maximumConnections
         configuration.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
+        // Behind a load balancer every follower arrives from its address, and a relay that dies
+        // sends all of its followers to the others at once: raising the per-address cap for that
+        // raises how many may be mid-handshake together (else they are refused at accept, and
+        // nginx takes this relay out of its rotation too).
+        configuration.maximumPendingPerAddress = max(configuration.maximumPendingPerAddress,
+                                                     options.maximumConnectionsPerAddress / 10)
         let server = LiveServer(configuration: configuration, logger: logger, source: stream)
         transport.server = server
 
