@@ -109,3 +109,52 @@ def test_an_eight_team_day_from_creation_to_champion_with_a_restart_in_a_live_se
             assert {e["match"]["match"] for e in history} >= {semi1, semi2, third, final}
             await ann.close()
         run(second_half())
+
+
+def test_an_acked_result_survives_a_kill_minus_nine_whole_and_a_refused_one_left_nothing():
+    """One commit: killed at once after the ack of a knockout match's full time, the server reads
+    back the result, the bracket it fills and the history entry together; killed after a refused
+    full time, the match is still live and nothing of it was kept."""
+    import signal
+    with GatherServer() as server:
+        async def before_kill():
+            ann = await signed_in(server, "ann")
+            await acked(ann, create_action(["Reds", "Blues", "Greens", "Golds"], groups=2, advance=1, pitches=[1]))
+            await play(ann, 1, 1, 0)
+            await play(ann, 2, 0, 1)
+            pitch = await kick_off(ann, 3)
+            await goals(ann, pitch, 2, 2)
+            await rejected(ann, {"kind": "endGather", "penalties": {"A": 2, "B": 2}}, "invalid")
+            await ann.close()
+            return ann.version
+
+        version = run(before_kill())
+        server.stop(signal.SIGKILL)
+        server.start()
+
+        async def after_first_kill():
+            ann = await Live.connect(server)
+            await ann.next()
+            assert ann.version == version
+            assert match(ann, 3)["status"] == "live" and pitch_gather(ann.snapshot, 1)["score"] == {"A": 2, "B": 2}
+            assert (await ann.login("ann")).get("role") == "organiser"
+            reply = await acked(ann, {"kind": "endGather", "penalties": {"A": 3, "B": 4}})
+            await ann.close()
+            return reply["version"]
+
+        acked_version = run(after_first_kill())
+        server.stop(signal.SIGKILL)
+        server.start()
+
+        async def after_second_kill():
+            viewer = await Live.connect(server)
+            await viewer.next()
+            assert viewer.version == acked_version
+            final = match(viewer, 3)
+            assert final["status"] == "finished" and final["penalties"] == {"home": 3, "away": 4}
+            assert tournament(viewer)["champion"] == 4 and tournament(viewer)["phase"] == "finished"
+            assert viewer.snapshot["history"][0]["id"] == final["historyId"]
+            assert viewer.snapshot["history"][0]["match"]["match"] == 3
+            assert pitch_gather(viewer.snapshot, 1) is None
+            await viewer.close()
+        run(after_second_kill())
