@@ -189,6 +189,24 @@ final class TournamentCoordinatorTests: XCTestCase {
         XCTAssertEqual(harness.state.tournament, expected)
     }
 
+    func testTheClockTicksAndRunsOutWithoutTouchingTheTournament() throws {
+        createCup()
+        harness.prepare(ann, id: "start 1", ["kind": "startMatch", "match": 1])
+        harness.prepare(ann, id: "go", ["kind": "startTimer"])
+        let tournament = harness.state.tournament
+        for _ in 0..<3 {
+            harness.clock.advance(byMs: 1000)
+            let effects = harness.send(.countdownWoke(pitch: 1), exhaustivity: .off)
+            XCTAssertFalse(effects.contains { if case .publishSnapshot = $0 { true } else { false } }, "a tick is not a change")
+        }
+        harness.clock.advance(byMs: 600_000)
+        let version = harness.version
+        harness.send(.countdownWoke(pitch: 1), exhaustivity: .off)
+        XCTAssertEqual(harness.version, version + 1)
+        XCTAssertEqual(harness.state.pitches[0].gather?.timer.status, .finished)
+        XCTAssertEqual(harness.state.tournament, tournament, "full time on the clock is not the result: endGather is")
+    }
+
     func testALevelKnockoutMatchNeedsPenaltiesAndTheChampionFollows() throws {
         createCup()
         for (match, pitch, side) in [(1, 1, "A"), (2, 2, "B")] {
