@@ -196,8 +196,9 @@ extension AccountsCore {
         gate.tallied(into: &tally)
     }
 
-    func startNextPasswordCheck(into effects: inout [Effect]) {
-        if let next = gate.finished(stillConnected: { clients[$0] != nil }, now: environment.now()) {
+    /// The check of `finished` (its connection) is done: the next one may start.
+    func startNextPasswordCheck(after finished: ConnectionID, into effects: inout [Effect]) {
+        if let next = gate.finished(finished, stillConnected: { clients[$0] != nil }, now: environment.now()) {
             effects.append(next)
         }
         gate.tallied(into: &tally)

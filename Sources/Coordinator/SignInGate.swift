@@ -57,10 +57,10 @@ struct SignInGate {
         return checks.admit(work, address: address, continuation: continuation, isClean: clean)
     }
 
-    /// One check finished: the next to start, if any.
-    mutating func finished(stillConnected: (ConnectionID) -> Bool, now: Int64) -> Effect? {
+    /// The check of `client` finished: the next to start, if any.
+    mutating func finished(_ client: ConnectionID?, stillConnected: (ConnectionID) -> Bool, now: Int64) -> Effect? {
         let clean = cleanliness(now: now)
-        return checks.finished(stillConnected: stillConnected, isClean: clean)
+        return checks.finished(client, stillConnected: stillConnected, isClean: clean)
     }
 
     /// An address is clean while none of its attempts failed within the window.
