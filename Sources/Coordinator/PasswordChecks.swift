@@ -116,6 +116,14 @@ struct PasswordChecks {
         return start(first.work, address: first.address)
     }
 
+    /// Takes out the waiting checks (never a continuation) of addresses `dropping` names, for
+    /// the caller to answer.
+    mutating func removeWaiting(of dropping: (String) -> Bool) -> [Effect] {
+        let dropped = queue.filter { !$0.continuation && dropping($0.address) }
+        queue.removeAll { !$0.continuation && dropping($0.address) }
+        return dropped.map(\.work)
+    }
+
     /// A phone that left no longer needs its queued check (its attempt still counted).
     mutating func forget(_ client: ConnectionID) {
         queue.removeAll { $0.work.passwordClient == client }

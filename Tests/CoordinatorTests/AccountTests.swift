@@ -241,6 +241,30 @@ final class AccountTests: XCTestCase {
         harness.skipInFlightEffects()
     }
 
+    /// An address locked out while one of its checks waits loses that check unchecked: a crowd's
+    /// waiting guesses, refused from then on anyway, no longer keep a core on the KDF.
+    func testAWaitingCheckOfAnAddressLockedOutMeanwhileIsDroppedUnchecked() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        let first = login(harness, harness.connect(1000, address: "10.5.0.1"), "ann", "wrong password")
+        login(harness, harness.connect(1001, address: "10.5.0.2"), "ann", "wrong password")
+        let guesser = harness.connect(1002, address: "10.5.0.9")
+        let waiting = login(harness, guesser, "ann", "wrong password", starts: false)
+        let other = harness.connect(1003, address: "10.5.0.9")
+        for _ in 0..<4 {
+            harness.message(other, ["type": "login", "username": "ann", "password": "wrong password"],
+                            expect: [error(other, .rateLimited, Self.addressWaiting)])
+        }
+        harness.message(other, ["type": "login", "username": "ann", "password": "wrong password"],
+                        expect: [error(other, .rateLimited, Self.locked)])
+        harness.send(.passwordChecked(first, matches: false), expect: [
+            error(ConnectionID(1000), .unauthorized, Self.wrong), error(guesser, .rateLimited, Self.locked),
+        ])
+        XCTAssertFalse(harness.inFlightJobs.contains(waiting))
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [1, 0])
+        harness.skipInFlightEffects()
+    }
+
     func testASuccessTakesItsAttemptBack() throws {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")

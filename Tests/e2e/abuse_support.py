@@ -175,3 +175,19 @@ def process_cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu_seconds(pid: int) -> dict[str, float]:
+    """CPU time per thread name of the process (libdispatch names the KDF's threads after their
+    queue's root, `…utility-qos`), from /proc/PID/task/*/stat."""
+    seconds: dict[str, float] = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+                data = stat.read()
+        except OSError:
+            continue
+        name = data[data.index("(") + 1:data.rindex(")")]
+        fields = data.rsplit(")", 1)[1].split()
+        seconds[name] = seconds.get(name, 0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return seconds
