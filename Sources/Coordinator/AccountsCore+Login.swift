@@ -196,10 +196,17 @@ extension AccountsCore {
         gate.tallied(into: &tally)
     }
 
-    func startNextPasswordCheck(into effects: inout [Effect]) {
-        if let next = gate.finished(stillConnected: { clients[$0] != nil }, now: environment.now()) {
-            effects.append(next)
+    /// The check of `finished` (its connection) is done: the next one may start.
+    func startNextPasswordCheck(after finished: ConnectionID, into effects: inout [Effect]) {
+        let (next, dropped) = gate.finished(finished, stillConnected: { clients[$0] != nil }, now: environment.now())
+        for work in dropped {
+            guard let client = work.passwordClient, clients[client] != nil else { continue }
+            clients[client]?.awaitingPassword = false
+            clients[client]?.attemptKeys = []
+            sendError(.rateLimited, "Too many failed attempts; wait a minute and try again.", id: work.passwordRequestID,
+                      to: client, into: &effects)
         }
+        if let next { effects.append(next) }
         gate.tallied(into: &tally)
     }
 

@@ -88,10 +88,10 @@ final class AccountsCore: CoreScope {
             handleAccount(request, id: id, from: client, into: &effects)
         case .passwordHashed(let job, let encodedHash):
             finishRegistration(job, encodedHash: encodedHash, into: &effects)
-            startNextPasswordCheck(into: &effects)
+            startNextPasswordCheck(after: job.client, into: &effects)
         case .passwordChecked(let job, let matches):
             finishLogin(job, matches: matches, into: &effects)
-            startNextPasswordCheck(into: &effects)
+            startNextPasswordCheck(after: job.client, into: &effects)
         }
         return effects
     }

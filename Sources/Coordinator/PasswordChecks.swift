@@ -9,12 +9,17 @@ import GatherDelivery
 /// has no recent failure (a refusal for room counts as one, see `SignInGate.refusal`);
 /// clean addresses' checks start first, the last `reservedForClean` waiting places are theirs
 /// alone, and a clean newcomer who finds every place taken pushes out the newest check of an
-/// address that is not clean. Cleanliness is asked again whenever it matters, since an address
-/// stops being clean the moment one of its attempts fails.
-struct PasswordChecks: Equatable {
+/// address that is not clean. Of the running places, `reservedRunningForClean` are never taken by
+/// an address that is not clean: a crowd's sixteen waiting checks, two at a time, kept both cores
+/// on scrypt for eight seconds, and the organiser's check first waited for one of them to finish,
+/// then shared the cores with the other (answers in 1–6 s); now it starts at once beside at most
+/// one of theirs. Cleanliness is asked again whenever it matters, since an address stops being
+/// clean the moment one of its attempts fails.
+struct PasswordChecks {
     static let running = 2
     static let waiting = 16
     static let reservedForClean = 2
+    static let reservedRunningForClean = 1
 
     struct Waiting: Equatable {
         var work: Effect
@@ -37,7 +42,9 @@ struct PasswordChecks: Equatable {
         case refused(Refusal)
     }
 
-    private(set) var running = 0
+    /// The checks running now: whose connection, from which address.
+    private(set) var runningChecks: [(client: ConnectionID?, address: String)] = []
+    var running: Int { runningChecks.count }
     /// In arrival order; `next` picks clean addresses first.
     private(set) var queue: [Waiting] = []
     /// The most that ever ran at once, for `/metrics`.
@@ -57,12 +64,12 @@ struct PasswordChecks: Equatable {
     mutating func admit(_ work: Effect, address: String, continuation: Bool = false,
                         isClean: (String) -> Bool) -> Admission {
         if continuation {
-            guard running >= Self.running else { return .started(start(work)) }
+            guard running >= Self.running else { return .started(start(work, address: address)) }
             queue.insert(Waiting(work: work, address: address, continuation: true), at: 0)
             return .queued(pushedOut: nil)
         }
         switch place(for: address, isClean: isClean) {
-        case .run: return .started(start(work))
+        case .run: return .started(start(work, address: address))
         case .wait(let pushingOut):
             let pushedOut = pushingOut.map { queue.remove(at: $0).work }
             queue.append(Waiting(work: work, address: address))
@@ -74,9 +81,9 @@ struct PasswordChecks: Equatable {
     private enum Place { case run, wait(pushingOut: Int?), refused(Refusal) }
 
     private func place(for address: String, isClean: (String) -> Bool) -> Place {
-        guard running >= Self.running else { return .run }
-        if queue.contains(where: { $0.address == address }) { return .refused(.addressWaiting) }
         let clean = isClean(address)
+        if mayStart(clean: clean, isClean: isClean) { return .run }
+        if queue.contains(where: { $0.address == address }) { return .refused(.addressWaiting) }
         let suspects = queue.indices.filter { !isClean(queue[$0].address) }
         if queue.count < Self.waiting, clean || suspects.count < Self.waiting - Self.reservedForClean {
             return .wait(pushingOut: nil)
@@ -85,14 +92,36 @@ struct PasswordChecks: Equatable {
         return .wait(pushingOut: newestSuspect)
     }
 
-    /// One check finished: the next waiting one whose client is still there starts, clean
-    /// addresses first.
-    mutating func finished(stillConnected: (ConnectionID) -> Bool, isClean: (String) -> Bool) -> Effect? {
-        running = max(0, running - 1)
+    /// Whether a new check may start now: a place is free, and one that is not clean leaves the
+    /// reserved running places free.
+    private func mayStart(clean: Bool, isClean: (String) -> Bool) -> Bool {
+        guard running < Self.running else { return false }
+        return clean || runningChecks.filter { !isClean($0.address) }.count < Self.running - Self.reservedRunningForClean
+    }
+
+    /// The check of `client` finished: the next waiting one whose client is still there starts,
+    /// clean addresses first; one that is not clean only while it leaves the reserved places free.
+    mutating func finished(_ client: ConnectionID?, stillConnected: (ConnectionID) -> Bool,
+                           isClean: (String) -> Bool) -> Effect? {
+        if let index = runningChecks.firstIndex(where: { $0.client == client }) ?? runningChecks.indices.first {
+            runningChecks.remove(at: index)
+        }
         queue.removeAll { waiting in waiting.work.passwordClient.map { !stillConnected($0) } ?? true }
-        guard !queue.isEmpty else { return nil }
-        let index = queue.firstIndex { $0.continuation || isClean($0.address) } ?? queue.startIndex
-        return start(queue.remove(at: index).work)
+        if let index = queue.firstIndex(where: { $0.continuation || isClean($0.address) }) {
+            let next = queue.remove(at: index)
+            return start(next.work, address: next.address)
+        }
+        guard let first = queue.first, mayStart(clean: false, isClean: isClean) else { return nil }
+        queue.removeFirst()
+        return start(first.work, address: first.address)
+    }
+
+    /// Takes out the waiting checks (never a continuation) of addresses `dropping` names, for
+    /// the caller to answer.
+    mutating func removeWaiting(of dropping: (String) -> Bool) -> [Effect] {
+        let dropped = queue.filter { !$0.continuation && dropping($0.address) }
+        queue.removeAll { !$0.continuation && dropping($0.address) }
+        return dropped.map(\.work)
     }
 
     /// A phone that left no longer needs its queued check (its attempt still counted).
@@ -100,8 +129,8 @@ struct PasswordChecks: Equatable {
         queue.removeAll { $0.work.passwordClient == client }
     }
 
-    private mutating func start(_ work: Effect) -> Effect {
-        running += 1
+    private mutating func start(_ work: Effect, address: String) -> Effect {
+        runningChecks.append((work.passwordClient, address))
         peak = max(peak, running)
         return work
     }

@@ -38,6 +38,11 @@ struct AttemptLimiter {
         if standing(key, now: now) >= allowed { lockedUntil[key] = now + lockoutMs }
     }
 
+    /// Whether `key` is locked out now (a failure with the limit standing), not merely full.
+    func isLocked(_ key: String, now: Int64) -> Bool {
+        lockedUntil[key].map { now < $0 } ?? false
+    }
+
     /// Whether `key` failed within the window: such keys wait behind those that did not.
     func failedRecently(_ key: String, now: Int64) -> Bool {
         guard let at = lastFailure[key] else { return false }

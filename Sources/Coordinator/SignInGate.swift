@@ -57,10 +57,15 @@ struct SignInGate {
         return checks.admit(work, address: address, continuation: continuation, isClean: clean)
     }
 
-    /// One check finished: the next to start, if any.
-    mutating func finished(stillConnected: (ConnectionID) -> Bool, now: Int64) -> Effect? {
+    /// The check of `client` finished: the next to start, if any, and the waiting checks of
+    /// addresses locked out since they were queued, dropped unchecked (a crowd's sixteen waiting
+    /// guesses, each refused from then on anyway, kept a core on scrypt for seconds; their
+    /// attempts stay counted).
+    mutating func finished(_ client: ConnectionID?, stillConnected: (ConnectionID) -> Bool,
+                           now: Int64) -> (next: Effect?, dropped: [Effect]) {
+        let dropped = checks.removeWaiting { [attempts] in attempts.isLocked(Self.keys(address: $0, username: nil)[0], now: now) }
         let clean = cleanliness(now: now)
-        return checks.finished(stillConnected: stillConnected, isClean: clean)
+        return (checks.finished(client, stillConnected: stillConnected, isClean: clean), dropped)
     }
 
     /// An address is clean while none of its attempts failed within the window.

@@ -168,9 +168,10 @@ final class AccountTests: XCTestCase {
         harness.skipInFlightEffects()
     }
 
-    /// Issue 20: addresses that failed recently cannot take the last waiting places, and a clean
-    /// address's check waits ahead of theirs: the organiser is checked next, however many wait.
-    func testACleanAddressIsCheckedNextWhileStrangersThatFailedWait() throws {
+    /// Addresses that failed recently run one check at a time between them and cannot take the
+    /// last waiting places: the organiser's clean address is checked at once, beside theirs, however
+    /// many of theirs wait.
+    func testACleanAddressIsCheckedAtOnceWhileStrangersThatFailedWait() throws {
         let harness = try CoordinatorHarness()
         harness.organiser(1, "ann")
         // Thirty addresses fail once each (their first attempts were clean, so they ran).
@@ -179,29 +180,27 @@ final class AccountTests: XCTestCase {
             let job = login(harness, client, "ann", "wrong password")
             harness.send(.passwordChecked(job, matches: false), expect: [error(client, .unauthorized, Self.wrong)])
         }
-        // Now they try again all at once: two run, fourteen wait, the rest are refused "busy".
+        // Now they try again all at once: one runs, fourteen wait, the rest are refused "busy".
         var running: [PasswordJob] = []
         for number in 0..<30 {
             let client = ConnectionID(UInt64(500 + number))
             switch number {
-            case 0..<2: running.append(login(harness, client, "ann", "wrong again"))
-            case 2..<16: login(harness, client, "ann", "wrong again", starts: false)
+            case 0: running.append(login(harness, client, "ann", "wrong again"))
+            case 1..<15: login(harness, client, "ann", "wrong again", starts: false)
             default:
                 harness.message(client, ["type": "login", "username": "ann", "password": "wrong again"],
                                 expect: [error(client, .rateLimited, Self.busy)])
             }
         }
-        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 14])
-        // The organiser, from a clean address, is admitted to a kept place and checked next.
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [1, 14])
+        // The organiser, from a clean address, takes the place kept for it: checked at once.
         let owner = harness.connect(600, address: "10.3.9.9")
-        let ownerJob = login(harness, owner, "ann", "correct horse", starts: false)
+        let ownerJob = login(harness, owner, "ann", "correct horse")
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [2, 14])
+        harness.send(.passwordChecked(ownerJob, matches: true), expect: [session(owner, "ann", token: token(2))])
         harness.send(.passwordChecked(running[0], matches: false), expect: [
             error(ConnectionID(500), .unauthorized, Self.wrong),
-            .verifyPassword(ownerJob, against: "kdf(correct horse)"),
-        ])
-        harness.send(.passwordChecked(ownerJob, matches: true), expect: [
-            session(owner, "ann", token: token(2)),
-            .verifyPassword(loginJob(ConnectionID(502), "ann", "wrong again"), against: "kdf(correct horse)"),
+            .verifyPassword(loginJob(ConnectionID(501), "ann", "wrong again"), against: "kdf(correct horse)"),
         ])
         harness.skipInFlightEffects()
     }
@@ -232,11 +231,37 @@ final class AccountTests: XCTestCase {
         harness.send(.passwordChecked(ownerJob, matches: true), expect: [
             session(owner, "ann", token: token(2)), .verifyPassword(jobs[2], against: "kdf(correct horse)"),
         ])
-        // The pushed-out phone's answer came; its check never will.
-        harness.send(.passwordChecked(jobs[1], matches: false), expect: [
-            error(ConnectionID(701), .unauthorized, Self.wrong), .verifyPassword(jobs[3], against: "kdf(correct horse)"),
+        // Theirs run one at a time now: the place that frees stays kept for a clean address.
+        harness.send(.passwordChecked(jobs[1], matches: false), expect: [error(ConnectionID(701), .unauthorized, Self.wrong)])
+        harness.send(.passwordChecked(jobs[2], matches: false), expect: [
+            error(ConnectionID(702), .unauthorized, Self.wrong), .verifyPassword(jobs[3], against: "kdf(correct horse)"),
         ])
+        // The pushed-out phone's answer came; its check never will.
         XCTAssertFalse(harness.inFlightJobs.contains(jobs[17]))
+        harness.skipInFlightEffects()
+    }
+
+    /// An address locked out while one of its checks waits loses that check unchecked: a crowd's
+    /// waiting guesses, refused from then on anyway, no longer keep a core on the KDF.
+    func testAWaitingCheckOfAnAddressLockedOutMeanwhileIsDroppedUnchecked() throws {
+        let harness = try CoordinatorHarness()
+        harness.organiser(1, "ann")
+        let first = login(harness, harness.connect(1000, address: "10.5.0.1"), "ann", "wrong password")
+        login(harness, harness.connect(1001, address: "10.5.0.2"), "ann", "wrong password")
+        let guesser = harness.connect(1002, address: "10.5.0.9")
+        let waiting = login(harness, guesser, "ann", "wrong password", starts: false)
+        let other = harness.connect(1003, address: "10.5.0.9")
+        for _ in 0..<4 {
+            harness.message(other, ["type": "login", "username": "ann", "password": "wrong password"],
+                            expect: [error(other, .rateLimited, Self.addressWaiting)])
+        }
+        harness.message(other, ["type": "login", "username": "ann", "password": "wrong password"],
+                        expect: [error(other, .rateLimited, Self.locked)])
+        harness.send(.passwordChecked(first, matches: false), expect: [
+            error(ConnectionID(1000), .unauthorized, Self.wrong), error(guesser, .rateLimited, Self.locked),
+        ])
+        XCTAssertFalse(harness.inFlightJobs.contains(waiting))
+        XCTAssertEqual([harness.tally.passwordChecksRunning, harness.tally.passwordChecksWaiting], [1, 0])
         harness.skipInFlightEffects()
     }
 

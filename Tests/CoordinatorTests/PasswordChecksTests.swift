@@ -13,31 +13,55 @@ final class PasswordChecksTests: XCTestCase {
     /// waits first, and starts at the next finish.
     func testAPasswordChangesSecondRunIsNeverRefused() {
         var checks = PasswordChecks()
-        let nobodyClean: (String) -> Bool = { _ in false }
-        for number in 0..<16 {
-            _ = checks.admit(work(UInt64(number)), address: "10.0.0.\(number)", isClean: nobodyClean)
+        let onlyOneClean: (String) -> Bool = { $0 == "10.0.2.1" }
+        XCTAssertEqual(checks.admit(work(100), address: "10.0.2.1", isClean: onlyOneClean), .started(work(100)))
+        for number in 0..<15 {
+            _ = checks.admit(work(UInt64(number)), address: "10.0.0.\(number)", isClean: onlyOneClean)
         }
-        XCTAssertEqual(checks.refusal(address: "10.0.1.1", isClean: nobodyClean), .busy)
+        XCTAssertEqual(checks.running, 2)
+        XCTAssertEqual(checks.refusal(address: "10.0.1.1", isClean: onlyOneClean), .busy)
         let hash: Effect = .hashPassword(PasswordJob(client: ConnectionID(99), purpose: .changePassword, username: "ann",
                                                      password: "new one", requestID: nil))
-        XCTAssertEqual(checks.admit(hash, address: "10.0.0.5", continuation: true, isClean: nobodyClean),
+        XCTAssertEqual(checks.admit(hash, address: "10.0.0.5", continuation: true, isClean: onlyOneClean),
                        .queued(pushedOut: nil))
-        XCTAssertEqual(checks.finished(stillConnected: { _ in true }, isClean: nobodyClean), hash)
+        XCTAssertEqual(checks.finished(ConnectionID(100), stillConnected: { _ in true }, isClean: onlyOneClean), hash)
     }
 
     func testCleanAddressesStartFirstAndSuspectsCannotTakeTheLastTwoPlaces() {
         var checks = PasswordChecks()
-        let clean: Set<String> = ["good"]
+        var clean: Set<String> = ["good", "a", "b"]
         let isClean: (String) -> Bool = { clean.contains($0) }
         XCTAssertEqual(checks.admit(work(1), address: "a", isClean: isClean), .started(work(1)))
         XCTAssertEqual(checks.admit(work(2), address: "b", isClean: isClean), .started(work(2)))
+        clean = ["good"]
         for number in 3..<17 {
             XCTAssertEqual(checks.admit(work(UInt64(number)), address: "s\(number)", isClean: isClean), .queued(pushedOut: nil))
         }
         XCTAssertEqual(checks.refusal(address: "s99", isClean: isClean), .busy, "14 suspects wait at most")
         XCTAssertEqual(checks.refusal(address: "s3", isClean: isClean), .addressWaiting)
         XCTAssertEqual(checks.admit(work(50), address: "good", isClean: isClean), .queued(pushedOut: nil))
-        XCTAssertEqual(checks.finished(stillConnected: { _ in true }, isClean: isClean), work(50))
-        XCTAssertEqual(checks.finished(stillConnected: { _ in true }, isClean: isClean), work(3))
+        XCTAssertEqual(checks.finished(ConnectionID(1), stillConnected: { _ in true }, isClean: isClean), work(50))
+        XCTAssertEqual(checks.finished(ConnectionID(2), stillConnected: { _ in true }, isClean: isClean), work(3))
+        XCTAssertNil(checks.finished(ConnectionID(50), stillConnected: { _ in true }, isClean: isClean),
+                     "a suspect does not take the place kept for clean addresses")
+    }
+
+    /// A guessing crowd's checks run one at a time: a clean address's check starts at once beside
+    /// theirs instead of waiting for one to finish.
+    func testAddressesThatFailedRunOneCheckAtATimeAndLeaveAPlaceForACleanOne() {
+        var checks = PasswordChecks()
+        let isClean: (String) -> Bool = { $0 == "organiser" }
+        XCTAssertEqual(checks.admit(work(1), address: "s1", isClean: isClean), .started(work(1)))
+        XCTAssertEqual(checks.admit(work(2), address: "s2", isClean: isClean), .queued(pushedOut: nil))
+        XCTAssertEqual(checks.admit(work(3), address: "s3", isClean: isClean), .queued(pushedOut: nil))
+        XCTAssertEqual(checks.running, 1)
+        XCTAssertEqual(checks.admit(work(9), address: "organiser", isClean: isClean), .started(work(9)))
+        XCTAssertNil(checks.finished(ConnectionID(9), stillConnected: { _ in true }, isClean: isClean),
+                     "one of theirs runs already")
+        XCTAssertEqual(checks.finished(ConnectionID(1), stillConnected: { _ in true }, isClean: isClean), work(2))
+        XCTAssertEqual(checks.running, 1)
+        XCTAssertEqual(checks.finished(ConnectionID(2), stillConnected: { _ in true }, isClean: isClean), work(3))
+        XCTAssertNil(checks.finished(ConnectionID(3), stillConnected: { _ in true }, isClean: isClean))
+        XCTAssertEqual(checks.running, 0)
     }
 }

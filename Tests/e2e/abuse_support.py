@@ -4,6 +4,7 @@ another phone), and readings of the server process and its /metrics. Loopback on
 from __future__ import annotations
 
 import asyncio
+import os
 import resource
 import select
 import socket
@@ -167,3 +168,26 @@ def timed_page_load(server: GatherServer, path: str = "/") -> tuple[int, float]:
     status, _, body = server.get(path)
     assert body, "an empty page"
     return status, time.monotonic() - started
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time the process has used, from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu_seconds(pid: int) -> dict[str, float]:
+    """CPU time per thread name of the process (libdispatch names the KDF's threads after their
+    queue's root, `…utility-qos`), from /proc/PID/task/*/stat."""
+    seconds: dict[str, float] = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+                data = stat.read()
+        except OSError:
+            continue
+        name = data[data.index("(") + 1:data.rindex(")")]
+        fields = data.rsplit(")", 1)[1].split()
+        seconds[name] = seconds.get(name, 0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return seconds
