@@ -251,11 +251,15 @@ final class GroupAccountTests: XCTestCase {
         group.account(group.bobPhone, ["type": "activity", "id": "act", "limit": 3], expect: [
             .send(group.bobPhone, .activity(id: "act", items: [
                 ActivityItem(version: 10, at: at, organiser: "cid", kind: "score", pitch: 1,
-                             summary: "Added a goal for Whites (Ann, assist Bob)"),
+                             summary: "Added a goal for Whites (Ann, assist Bob)",
+                             sentence: Sentence(.addedGoal, ["team": .text("Whites"), "scorer": .text("Ann"),
+                                                             "assist": .text("Bob")])),
                 ActivityItem(version: 9, at: at, organiser: "ann", kind: "startGather", pitch: 1,
-                             summary: "Kicked off: Whites v Team B"),
+                             summary: "Kicked off: Whites v Team B",
+                             sentence: Sentence(.kickedOff, ["teamA": .text("Whites"), "teamB": .text("Team B")])),
                 ActivityItem(version: 8, at: at, organiser: "bob", kind: "renameTeam", pitch: 1,
-                             summary: "Renamed Team A to Whites"),
+                             summary: "Renamed Team A to Whites",
+                             sentence: Sentence(.renamedTeam, ["team": .text("Team A"), "name": .text("Whites")])),
             ])),
         ])
         guard case .send(_, .activity(_, let page)) = group.account(group.ann, ["type": "activity", "before": 3]).first
