@@ -18,7 +18,7 @@
 
 // v4: the pages' modules were split (live-*.js, page.js, pitch-watch.js, trust.js); a new name so
 // an old organiser.js is never served beside a new live.js while the new shell installs.
-const CACHE = "gather-shell-v4";
+const CACHE = "gather-shell-v5";
 const SHELL = [
   "/", "/organiser.html", "/scoreboard.html", "/trust.html",
   "/css/app.css", "/css/scoreboard.css",
@@ -28,7 +28,8 @@ const SHELL = [
   "/js/organiser.js", "/js/organiser-gather.js", "/js/organiser-players.js", "/js/organiser-pitches.js",
   "/js/organiser-scorer.js", "/js/organiser-match.js", "/js/organiser-accounts.js", "/js/organiser-activity.js", "/js/tabs.js",
   "/js/full-time.js", "/js/kit.js", "/js/result-card.js",
-  "/js/scoreboard.js", "/js/scoreboard-pitch.js", "/js/scoreboard-venue.js", "/js/scoreboard-fit.js",
+  "/js/scoreboard.js", "/js/scoreboard-pitch.js", "/js/scoreboard-venue.js", "/js/scoreboard-venue-layout.js", "/js/scoreboard-fit.js",
+  "/js/link-delay.js",
   "/js/spectator.js", "/js/spectator-match.js", "/js/spectator-cards.js", "/js/spectator-table.js", "/js/wake.js",
   "/manifest.webmanifest",
   "/icons/icon.svg", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/apple-touch-icon.png",

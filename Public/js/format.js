@@ -103,13 +103,14 @@ export const statusText = {
   connecting: "Connecting…",
   live: "Live",
   reconnecting: "Reconnecting…",
+  delayed: "Delayed",
 };
 
-/// "12 watching", or with a relay's followers beyond the Wi-Fi "312 watching, 290 away from the pitch".
+/// "12 watching", or with a relay's followers beyond the Wi-Fi "312 watching (290 remotely)".
 export function watchingText(presence) {
   const remote = Number.isInteger(presence.remote) && presence.remote > 0 ? presence.remote : 0;
   const total = presence.spectators + remote;
-  return remote ? `${total} watching, ${remote} away from the pitch` : `${total} watching`;
+  return remote ? `${total} watching (${remote} remotely)` : `${total} watching`;
 }
 
 /// What a relay's page says while the relay hears nothing from the venue.

@@ -46,11 +46,11 @@ export function scorerNames(result, names) {
 }
 
 /// The plain-text summary Share sends beside the image.
-export function summaryText(result, pitchName, names, venue = location.host) {
+export function summaryText(result, pitchName, names, venue = "") {
   const goals = goalLines(result, names);
   return [`Full time${pitchName ? ` · ${pitchName}` : ""}: ${scoreText(result)}. ${winnerText(result)}.`,
     goals.length ? `Goals: ${goals.join(", ")}.` : "No goals.",
-    `${new Date(result.endedAt).toLocaleDateString(undefined, { dateStyle: "medium" })} · ${venue}`].join("\n");
+    [new Date(result.endedAt).toLocaleDateString(undefined, { dateStyle: "medium" }), venue].filter(Boolean).join(" · ")].join("\n");
 }
 
 /// The card body pages put in place of the match: winner and the list of goals.

@@ -6,7 +6,7 @@
 import { $, replace } from "./dom.js";
 import { fullTimeDetails, fullTimeOf, resultNames, scoreText } from "./full-time.js";
 import { pitchById, playersById } from "./state.js";
-import { shareResult } from "./result-card.js";
+import { shareResult, venueName } from "./result-card.js";
 
 export const UNDO_MS = 10_000;
 
@@ -137,6 +137,7 @@ export class MatchControls {
     $("#full-time").hidden = !result;
     $("#no-gather").hidden = !!(pitch && pitch.gather) || !!result;
     if (!result) return;
+    this.venue = this.venue || venueName(); // asked before Share is tapped: the tap's activation is not spent waiting
     const names = resultNames(result, state, playersById(state));
     $("#full-time-title").textContent = `Full time · ${pitch.name}`;
     $("#full-time-score").textContent = scoreText(result);
@@ -149,7 +150,9 @@ export class MatchControls {
     const pitch = pitchById(state, this.pitch());
     const result = fullTimeOf(pitch);
     if (!result) return;
-    const outcome = await shareResult(result, { pitchName: pitch.name, names: resultNames(result, state, playersById(state)) });
+    this.venue = this.venue || venueName(); // asked once, before the first share needs it
+    const venue = await this.venue;
+    const outcome = await shareResult(result, { pitchName: pitch.name, names: resultNames(result, state, playersById(state)), venue });
     this.sharedFor = result.historyId;
     $("#share-status").textContent = outcome.how === "shared" ? "Shared."
       : outcome.how === "downloaded" ? "Image downloaded and the result copied — paste it in your group chat." : "";

@@ -25,7 +25,7 @@ export class PlayersView {
     }
     const where = [...playing].map(([id, pitch]) => `${id}@${pitch.name}`).join(); // a string: compared by value
     replaceFor($("#player-list"), [state.players, where, this.selecting], () => state.players.length
-      ? state.players.map((player) => this.row(player, playing.get(player.id)))
+      ? (this.selecting ? this.pickingRows(state.players, playing) : state.players.map((player) => this.row(player, playing.get(player.id))))
       : [h("li", { class: "empty" }, "No players yet. Add the first one above.")]);
     const pitch = pitchById(state, this.pitch());
     $("#continue").textContent = state.pitches.length > 1 && pitch ? `Continue on ${pitch.name}` : "Continue";
@@ -57,6 +57,24 @@ export class PlayersView {
     return h("li", { class: "player", dataset: { id: player.id } }, children);
   }
 
+  /// Picking a line-up while other pitches play: the free players first, those busy elsewhere
+  /// folded under "Playing on North (grass)", one fold per pitch.
+  pickingRows(players, playing) {
+    const free = players.filter((player) => !playing.has(player.id));
+    const folds = new Map(); // pitch id -> { pitch, players }
+    for (const player of players) {
+      const pitch = playing.get(player.id);
+      if (!pitch) continue;
+      if (!folds.has(pitch.id)) folds.set(pitch.id, { pitch, players: [] });
+      folds.get(pitch.id).players.push(player);
+    }
+    return [...free.map((player) => this.row(player, null)),
+      ...[...folds.values()].sort((x, y) => x.pitch.id - y.pitch.id).map(({ pitch, players: busy }) =>
+        h("li", { class: "busy-fold", dataset: { pitch: pitch.id } },
+          h("details", {}, h("summary", {}, `Playing on ${pitch.name} (${busy.length})`),
+            h("ul", { class: "players" }, busy.map((player) => this.row(player, pitch))))))];
+  }
+
   // MARK: - Add and edit
 
   fields(form) {
@@ -78,8 +96,11 @@ export class PlayersView {
     } else {
       action = { kind: "editPlayer", playerId: this.editing, ...fields };
     }
+    const adding = this.editing === null;
     const reply = await this.perform(action);
     if (reply.type === "ack") this.stopEditing();
+    // The next player's name goes straight in: the cursor stays in the name field.
+    if (adding) form.name.focus();
   }
 
   startEditing(player) {

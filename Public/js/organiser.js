@@ -113,8 +113,10 @@ $("#register-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const { username, password, inviteCode } = formFields(event.target);
   const reply = await live.register(username.trim(), password, inviteCode.trim());
-  if (reply.type === "session") event.target.reset();
-  else notify(reply.message);
+  if (reply.type === "session") {
+    event.target.reset();
+    goToLiveMatch();
+  } else notify(reply.message);
 });
 
 // Asks first: a stray tap beside the pitch switcher must not end the session mid-match.
@@ -123,8 +125,24 @@ $("#logout").addEventListener("click", () => {
 });
 
 
-// A QR code from the Group tab carries the invite code after '#': fill it in, keep it off the server.
+// A QR code from the Group tab carries the invite code after '#': fill it in, keep it off the server,
+// and put "New organiser" first (someone with an invite has no account yet).
 {
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-  if (invite) $("#register-form").elements.inviteCode.value = invite;
+  if (invite) {
+    $("#register-form").elements.inviteCode.value = invite;
+    const register = $("#register-form").closest("section");
+    register.parentElement.prepend(register);
+    register.querySelector("h2").textContent = "New organiser: you are invited";
+    $("#login-form").closest("section").querySelector("h2").textContent = "Already registered? Log in";
+  }
+}
+
+/// A co-organiser who just registered mid-match lands on the match being played, not on Players.
+function goToLiveMatch() {
+  const playing = (live.state ? live.state.pitches : []).filter((pitch) => pitch.gather);
+  const pitch = playing.find((candidate) => candidate.gather.phase === "live") || playing[0];
+  if (!pitch) return;
+  pitches.choose(pitch.id);
+  tabs.select("gather");
 }

@@ -5,6 +5,7 @@ import { LiveClient } from "./live.js";
 import { $, connectionPill } from "./dom.js";
 import { statusText } from "./format.js";
 import { keepShellOffline } from "./offline.js";
+import { linkChanged, isDelayed } from "./link-delay.js";
 
 /// How often the countdowns are redrawn between ticks: often enough that a second never shows late.
 export const CLOCK_MS = 250;
@@ -15,15 +16,27 @@ export const CLOCK_MS = 250;
 export function startPage(build) {
   keepShellOffline();
   let page = {};
+  let status = "connecting";
+  // The pill says "Delayed" while the connection is up but its relay has lost the venue.
+  const showPill = () => connectionPill($("#connection"), status === "live" && isDelayed() ? "delayed" : status, statusText);
   const live = new LiveClient({
-    onStatus: (status) => connectionPill($("#connection"), status, statusText),
+    onStatus: (next) => {
+      status = next;
+      if (next === "live") linkChanged(null); // a new connection: its relay says again if it is without the venue
+      showPill();
+    },
     onChange: (state, version) => page.onChange && page.onChange(state, version),
     onTick: (pitch, timer) => (page.onTick || page.renderClocks)(pitch, timer),
     onSession: (session) => page.onSession && page.onSession(session),
     onPresence: (presence) => page.onPresence && page.onPresence(presence),
     onNotice: (text) => page.onNotice && page.onNotice(text),
     onPending: (messages) => page.onPending && page.onPending(messages),
-    onLink: (link) => page.onLink && page.onLink(link),
+    onLink: (link) => {
+      linkChanged(link);
+      showPill();
+      if (page.onLink) page.onLink(link);
+      if (live.state) page.onChange(live.state, live.version); // the "as of" lines, and back to the truth
+    },
   });
   page = build(live);
   setInterval(() => { if (live.state) page.renderClocks(); }, CLOCK_MS);

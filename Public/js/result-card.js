@@ -9,7 +9,9 @@ export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 675;
 
 /// Draws the card; returns the canvas (CARD_WIDTH × CARD_HEIGHT).
-export function drawResultCard(result, { pitchName = "", names = new Map(), venue = location.host } = {}) {
+/// `venue`: the venue's name when the server has one; never the laptop's address, which means
+/// nothing in a group chat.
+export function drawResultCard(result, { pitchName = "", names = new Map(), venue = "" } = {}) {
   const canvas = document.createElement("canvas");
   canvas.width = CARD_WIDTH;
   canvas.height = CARD_HEIGHT;
@@ -50,8 +52,19 @@ export function drawResultCard(result, { pitchName = "", names = new Map(), venu
   g.font = font(26, 500);
   g.fillStyle = "#9fb0a7";
   const date = new Date(result.endedAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-  g.fillText(`${date} · ${venue} · Football Gather Live`, CARD_WIDTH / 2, CARD_HEIGHT - 40, CARD_WIDTH - 120);
+  g.fillText([date, venue, "Football Gather Live"].filter(Boolean).join(" · "), CARD_WIDTH / 2, CARD_HEIGHT - 40, CARD_WIDTH - 120);
   return canvas;
+}
+
+/// The venue's name for the card's footer (`/api/join.json` `venue`), or "" when the server has none.
+export async function venueName() {
+  try {
+    const response = await fetch("/api/join.json", { cache: "no-store" });
+    const join = response.ok ? await response.json() : null;
+    return join && typeof join.venue === "string" ? join.venue : "";
+  } catch {
+    return "";
+  }
 }
 
 function wrap(g, text, width) {
@@ -70,7 +83,7 @@ function pngOf(canvas) {
 }
 
 /// Shares the card and the summary; says how: "shared", "downloaded" or "cancelled".
-export async function shareResult(result, { pitchName = "", names = new Map(), venue = location.host } = {}) {
+export async function shareResult(result, { pitchName = "", names = new Map(), venue = "" } = {}) {
   const text = summaryText(result, pitchName, names, venue);
   const blob = await pngOf(drawResultCard(result, { pitchName, names, venue }));
   const fileName = `full-time-${new Date(result.endedAt).toISOString().slice(0, 10)}.png`;

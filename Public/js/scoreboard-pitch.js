@@ -8,6 +8,7 @@ import { pitchById, playersById } from "./state.js";
 import { fitNames } from "./scoreboard-fit.js";
 import { fullTimeOf, resultNames, scorerNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
+import { asOfText, shownRemainingMs } from "./link-delay.js";
 
 export class PitchBoard {
   constructor(live, pitchId) {
@@ -70,12 +71,13 @@ export class PitchBoard {
       return;
     }
     const timer = gather.timer.status;
+    if (asOfText()) { status.textContent = asOfText(); return; }
     status.textContent = timer === "finished" ? "Full time"
       : gather.phase === "setup" ? "Kick-off soon" : timer === "paused" ? "Paused" : timer === "running" ? "" : "Ready";
   }
 
   renderClock() {
-    $("#clock").textContent = !this.gather && this.result ? "Full time" : clock(this.live.remainingMs(this.gather && this.gather.timer));
+    $("#clock").textContent = !this.gather && this.result ? "Full time" : clock(shownRemainingMs(this.live, this.gather && this.gather.timer));
   }
 
   resize() { fitNames(document.querySelectorAll(".team")); }

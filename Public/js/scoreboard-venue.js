@@ -3,12 +3,13 @@
 // pitch for a few seconds.
 
 import { $, h, replace } from "./dom.js";
-import { clock, flashText, lastGoalText } from "./format.js";
+import { clock, flashText, lastGoalText, scorerText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
 import { shownPitches, latestGoal, pitchById, playersById } from "./state.js";
 import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
-import { fitNames } from "./scoreboard-fit.js";
+import { layOutVenue } from "./scoreboard-venue-layout.js";
+import { asOfText, shownRemainingMs } from "./link-delay.js";
 
 export class VenueBoard {
   constructor(live) {
@@ -27,15 +28,11 @@ export class VenueBoard {
     this.watch.update(state, pitches.map((pitch) => pitch.id));
     const byId = playersById(state);
     const venue = $("#venue");
-    // Two columns from two pitches, three from five: the grid stays close to the screen's shape.
-    const columns = pitches.length <= 1 ? 1 : pitches.length <= 4 ? 2 : pitches.length <= 9 ? 3 : 4;
-    venue.style.setProperty("--cols", columns);
-    venue.style.setProperty("--rows", Math.max(1, Math.ceil(pitches.length / columns)));
-    venue.style.setProperty("--count", Math.max(1, pitches.length));
     replace(venue, pitches.length ? pitches.map((pitch) => this.card(pitch, byId, state))
       : [h("li", { class: "venue-empty" }, "No match right now")]);
-    this.resize();
+    venue.dataset.count = pitches.length;
     this.renderClock();
+    this.resize();
   }
 
   card(pitch, byId, state) {
@@ -45,7 +42,9 @@ export class VenueBoard {
     const goal = latestGoal(gather);
     const flashing = (this.flashes.get(pitch.id) || 0) > Date.now();
     const line = !goal ? (gather.phase === "setup" ? "Kick-off soon" : "")
-      : flashing ? flashText(goal, gather, byId)
+      // The card names both teams already: the flash names the scorer, no longer than the last-goal
+      // line it replaces, so a goal never reflows the whole overview.
+      : flashing ? (scorerText(goal, byId, false) ? `Goal! ${scorerText(goal, byId, false)}` : flashText(goal, gather, byId))
       : lastGoalText(goal, gather, byId);
     const paused = gather.phase === "live" && gather.timer.status === "paused";
     // The grid puts names above scores; a screen reader gets the score as one sentence.
@@ -57,7 +56,7 @@ export class VenueBoard {
       h("div", { class: "venue-goals a", "aria-hidden": "true" }, gather.score.A),
       h("div", { class: "venue-goals b", "aria-hidden": "true" }, gather.score.B),
       h("p", { class: "venue-clock", dataset: { clockPitch: pitch.id } }, "--:--"),
-      paused ? h("p", { class: "venue-paused" }, "Paused") : null,
+      paused || asOfText() ? h("p", { class: "venue-paused" }, asOfText() || "Paused") : null,
       h("p", { class: "venue-goal", dataset: { flash: String(flashing) } }, line));
     paintKits(card, gather.teams);
     return card;
@@ -89,21 +88,15 @@ export class VenueBoard {
       const pitch = pitchById(this.live.state, Number(element.dataset.clockPitch));
       const timer = pitch && pitch.gather && pitch.gather.timer;
       // At 00:00, before an organiser ends the match, the card already says so in words.
-      element.textContent = timer && timer.status === "finished" ? "Full time" : clock(this.live.remainingMs(timer));
+      element.textContent = timer && timer.status === "finished" ? "Full time" : clock(shownRemainingMs(this.live, timer));
     }
   }
 
-  /// The cards' unit from the stylesheet, smaller while they are taller than the screen's room
-  /// (at most 20 steps), then the names fitted into their boxes.
+  /// The columns, the cards' shape and the type size that show every card whole (measured).
   resize() {
     const venue = $("#venue");
-    // From a little larger than the stylesheet's guess: names and a goal line are short most nights.
-    let scale = 1.4;
-    venue.style.setProperty("--scale", scale);
-    for (let step = 0; step < 20 && venue.scrollHeight > venue.clientHeight + 1; step += 1) {
-      scale *= 0.93;
-      venue.style.setProperty("--scale", scale);
-    }
-    fitNames(document.querySelectorAll(".venue-team"));
+    if (!venue.querySelector(".venue-pitch")) return;
+    this.layout = layOutVenue(venue);
+    venue.dataset.layout = `${this.layout.columns} ${this.layout.shape} ${this.layout.size}${this.layout.dense ? " dense" : ""}`;
   }
 }

@@ -1,8 +1,7 @@
 // The projector page: `?pitch=N` is that pitch's board (pitch 1 without a query), `?pitch=all`
 // the venue overview for a second projector.
 
-import { $, connectionPill } from "./dom.js";
-import { statusText, linkLostText } from "./format.js";
+import { $ } from "./dom.js";
 import { startPage } from "./page.js";
 import { Announcer } from "./announce.js";
 import { ScreenWake } from "./wake.js";
@@ -22,10 +21,8 @@ startPage((live) => {
       const shown = wanted === "all" ? shownPitches(state).map((pitch) => pitch.id) : [board.pitchId];
       announcer.update(state, shown, { namePitches: wanted === "all" });
     },
+    // On a relay that lost the venue, page.js says "Delayed" and the board "Score as of …".
     renderClocks: () => board.renderClock(),
-    // On a relay: the pill says when the pitch went quiet, until it is heard again.
-    onLink: (link) => connectionPill($("#connection"), link.live ? "live" : "reconnecting",
-                                     { ...statusText, reconnecting: linkLostText(link.since) }),
   };
 });
 

@@ -6,6 +6,7 @@ import { clock, lastGoalText } from "./format.js";
 import { latestGoal, pitchById, playersById } from "./state.js";
 import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
+import { asOfText, isDelayed, shownRemainingMs } from "./link-delay.js";
 
 export function renderCards(state, pitchIds) {
   const byId = playersById(state);
@@ -18,7 +19,7 @@ function card(pitch, byId, state) {
   const gather = pitch.gather;
   const goal = latestGoal(gather);
   const phase = gather.phase === "setup" ? "Line-up being picked"
-    : gather.timer.status === "finished" ? "Full time" : gather.timer.status === "paused" ? "Paused" : "Live";
+    : gather.timer.status === "finished" ? "Full time" : gather.timer.status === "paused" ? "Paused" : isDelayed() ? "Delayed" : "Live";
   const element = h("li", { class: "card pitch-card", dataset: { pitch: pitch.id } },
     h("h3", {}, h("a", { href: `/?pitch=${pitch.id}`, class: "stretched" }, pitch.name)),
     h("p", { class: "phase" }, phase),
@@ -28,6 +29,7 @@ function card(pitch, byId, state) {
         h("span", { class: "score-b" }, gather.score.B)),
       h("span", { class: "team-name kit-b" }, gather.teams.B.name)),
     h("p", { class: "clock", dataset: { clockPitch: pitch.id } }, "--:--"),
+    h("p", { class: "as-of", hidden: !asOfText() }, asOfText()),
     h("p", { class: "last-goal" }, goal ? lastGoalText(goal, gather, byId) : "No goals yet"));
   paintKits(element, gather.teams);
   return element;
@@ -53,7 +55,7 @@ export function renderCardClocks(live) {
   for (const element of document.querySelectorAll("#pitch-cards [data-clock-pitch]")) {
     const pitch = pitchById(live.state, Number(element.dataset.clockPitch));
     const timer = pitch && pitch.gather && pitch.gather.timer;
-    element.textContent = clock(live.remainingMs(timer));
+    element.textContent = clock(shownRemainingMs(live, timer));
     element.dataset.status = timer ? timer.status : "none";
   }
 }

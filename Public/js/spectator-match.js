@@ -3,6 +3,7 @@
 import { $, h, replace } from "./dom.js";
 import { clock, names, eventText } from "./format.js";
 import { pitchById, playersById } from "./state.js";
+import { asOfText, isDelayed, shownRemainingMs } from "./link-delay.js";
 import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
 
@@ -48,7 +49,8 @@ export function renderMatch(state, pitchId, named) {
   const byId = playersById(state);
   const finished = gather.timer.status === "finished";
   const paused = gather.phase === "live" && gather.timer.status === "paused";
-  $("#phase").textContent = finished ? "Full time" : paused ? "Paused" : phaseText[gather.phase] || gather.phase;
+  $("#phase").textContent = finished ? "Full time" : paused ? "Paused"
+    : isDelayed() && gather.phase === "live" ? "Delayed" : phaseText[gather.phase] || gather.phase;
   for (const team of ["A", "B"]) {
     const low = team.toLowerCase();
     $(`#team-${low}-name`).textContent = gather.teams[team].name;
@@ -66,6 +68,9 @@ export function renderMatch(state, pitchId, named) {
 export function renderMatchClock(live, pitchId) {
   const gather = (pitchById(live.state, pitchId) || {}).gather;
   const timer = gather && gather.timer;
-  $("#clock").textContent = clock(live.remainingMs(timer));
+  $("#clock").textContent = clock(shownRemainingMs(live, timer));
   $("#clock").dataset.status = timer ? timer.status : "none";
+  const asOf = asOfText();
+  $("#as-of").hidden = !asOf;
+  $("#as-of").textContent = asOf;
 }

@@ -36,7 +36,12 @@ startPage((live) => {
     $("#venue").hidden = !view.cards;
     $("#single").hidden = view.cards;
     $("#all-pitches").hidden = !severalPitches || view.cards;
-    if (view.cards) renderCards(state, view.pitches);
+    if (view.cards) {
+      renderCards(state, view.pitches);
+      // "Live now" only over a match being played: cards that all say Full time are results.
+      const playing = view.pitches.filter((id) => (state.pitches.find((pitch) => pitch.id === id) || {}).gather).length;
+      $("#venue-title").textContent = playing === view.pitches.length ? "Live now" : playing ? "Live now and just finished" : "Full time";
+    }
     else renderMatch(state, view.pitches[0], severalPitches);
     table.render(state);
     renderResults(state, severalPitches);

@@ -18,7 +18,8 @@ extension AccountsCore {
             case .organisers:
                 effects.append(.send(client, .account(id: id, .organisers(try organiserSummaries()))))
             case .activity(let before, let limit):
-                effects.append(.send(client, .activity(id: id, items: try activity(before: before, limit: limit))))
+                effects.append(.send(client, .activity(id: id, items: try GroupDirectory(store: store, environment: environment)
+                    .activity(before: before, limit: limit))))
             case .malformed(let sentence):
                 sendError(.invalid, sentence, id: id, to: client, into: &effects)
             case .logoutEverywhere:
@@ -50,7 +51,7 @@ extension AccountsCore {
             effects.append(.send(client, .account(id: id, .inviteCode(code))))
             for other in organiserConnections(of: nil) { effects.append(.send(other, .session(try sessionGrant(for: other)))) }
         case .removeOrganiser(let target), .transferOwner(let target):
-            guard let target, Self.isValidUsername(target) else {
+            guard let target, Credentials.isValidUsername(target) else {
                 return sendError(.invalid, "Name an organiser: a username is 3–32 letters, digits, '_', '.' or '-'.",
                                  id: id, to: client, into: &effects, reason: Sentence(.nameAnOrganiser))
             }
@@ -112,12 +113,12 @@ extension AccountsCore {
 
     private func changePassword(current: String?, new: String?, username: String, id: String?, from client: ConnectionID,
                                 into effects: inout [Effect]) {
-        guard let new, Self.passwordLength.contains(new.count), new.utf8.count <= Self.passwordLength.upperBound * 4 else {
+        guard let new, Credentials.passwordLength.contains(new.count), new.utf8.count <= Credentials.passwordLength.upperBound * 4 else {
             return sendError(.invalid, "A new password is 8–128 characters.", id: id, to: client, into: &effects,
                              reason: Sentence(.newPasswordRule))
         }
         guard admitAttempt(username: username, id: id, from: client, into: &effects) else { return }
-        guard let current, Self.passwordLength.contains(current.count) else {
+        guard let current, Credentials.passwordLength.contains(current.count) else {
             return failAttempt(.unauthorized, "That is not your current password.", username: username, id: id,
                                client: client, into: &effects, reason: Sentence(.wrongPassword))
         }
@@ -180,23 +181,8 @@ extension AccountsCore {
     // MARK: - Reading
 
     func organiserSummaries() throws -> [OrganiserSummary] {
-        let now = environment.now()
         let online = Set(clients.sessions.values.compactMap { $0.role == .organiser ? $0.username?.lowercased() : nil })
-        return try store.organisers(sessionsUsedSince: now - environment.limits.sessionIdleExpiryMs).map { account in
-            let isOnline = online.contains(account.username.lowercased())
-            return OrganiserSummary(username: account.username, owner: account.owner, createdAt: account.createdAt,
-                                    lastSeenAt: isOnline ? now : account.lastSeenAt, online: isOnline,
-                                    sessions: account.sessions)
-        }
-    }
-
-    private func activity(before: Int?, limit: Int) throws -> [ActivityItem] {
-        try store.activity(before: before, limit: limit).map { entry in
-            ActivityItem(version: entry.version, at: entry.at, organiser: entry.organiser, kind: entry.kind.rawValue,
-                         pitch: entry.pitch ?? ActivitySentence.pitch(of: entry.subjects),
-                         summary: entry.summary ?? ActivitySentence.fallback(kind: entry.kind.rawValue),
-                         sentence: entry.sentence ?? ActivitySentence.earlier(kind: entry.kind.rawValue))
-        }
+        return try GroupDirectory(store: store, environment: environment).organisers(online: online)
     }
 
     // MARK: - Sessions of an account

@@ -7,18 +7,15 @@ import Logging
 // MARK: - Accounts: register, login, resume, logout
 
 extension AccountsCore {
-    static let usernameLength = 3...32
-    static let passwordLength = 8...128
-
     func register(_ credentials: Credentials, inviteCode: String?, id: String?, from client: ConnectionID,
                   into effects: inout [Effect]) {
         let name = credentials.username
         guard admitAttempt(username: name, id: id, from: client, into: &effects) else { return }
-        guard let name, Self.isValidUsername(name) else {
+        guard let name, Credentials.isValidUsername(name) else {
             return failAttempt(.invalid, "A username is 3–32 letters, digits, '_', '.' or '-'.", username: name,
                                id: id, client: client, into: &effects, reason: Sentence(.usernameRule))
         }
-        guard let secret = credentials.password, Self.passwordLength.contains(secret.count) else {
+        guard let secret = credentials.password, Credentials.passwordLength.contains(secret.count) else {
             return failAttempt(.invalid, "A password is 8–128 characters.", username: name, id: id, client: client,
                                into: &effects, reason: Sentence(.passwordRule))
         }
@@ -62,7 +59,7 @@ extension AccountsCore {
     func login(_ credentials: Credentials, id: String?, from client: ConnectionID, into effects: inout [Effect]) {
         let name = credentials.username
         guard admitAttempt(username: name, id: id, from: client, into: &effects) else { return }
-        guard let name, let secret = credentials.password, Self.passwordLength.contains(secret.count) else {
+        guard let name, let secret = credentials.password, Credentials.passwordLength.contains(secret.count) else {
             return failAttempt(.unauthorized, "Wrong username or password.", username: name, id: id, client: client,
                                into: &effects, reason: Sentence(.wrongCredentials))
         }
@@ -136,13 +133,6 @@ extension AccountsCore {
     }
 
     // MARK: - Helpers
-
-    static func isValidUsername(_ name: String) -> Bool {
-        usernameLength.contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-        }
-    }
 
     private func grantSession(username: String, id: String?, to client: ConnectionID, into effects: inout [Effect]) throws {
         attemptSucceeded(client)

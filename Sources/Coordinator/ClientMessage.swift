@@ -19,6 +19,18 @@ struct Credentials: Equatable {
     var password: String?
 }
 
+extension Credentials {
+    static let usernameLength = 3...32
+    static let passwordLength = 8...128
+
+    static func isValidUsername(_ name: String) -> Bool {
+        usernameLength.contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
+    }
+}
+
 /// A `command` with its action already decoded: a bad action is a `rejected` (answered and
 /// remembered under the command's id), never an `error`.
 struct Command: Equatable {

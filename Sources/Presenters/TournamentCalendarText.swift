@@ -51,13 +51,11 @@ public struct ICalendarText {
     public static func folded(_ line: String) -> String {
         var output = ""
         var current: [UInt8] = []
-        var limit = 75
         for scalar in line.unicodeScalars {
             let bytes = Array(String(scalar).utf8)
-            if current.count + bytes.count > limit {
+            if current.count + bytes.count > 75 {
                 output += String(decoding: current, as: UTF8.self) + "\r\n"
                 current = [UInt8(ascii: " ")]
-                limit = 75
             }
             current += bytes
         }

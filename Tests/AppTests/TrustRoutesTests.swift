@@ -46,6 +46,24 @@ final class TrustRoutesTests: XCTestCase {
     }
 }
 
+/// The projector prints the spectator address; a shared result card names the venue, if any.
+final class JoinRoutesTests: XCTestCase {
+    private func join(venue: String?) throws -> [String: String] {
+        let routes = HTTPRoutes(metrics: CoordinatorMetrics(), exports: ExportDocuments(), connections: { 0 },
+                                fanOut: { FanOutMetrics.Reading() }, caCertificate: nil,
+                                links: ServerLinks(identity: MachineIdentity(hostName: "laptop", ipAddresses: []),
+                                                   host: "127.0.0.1", venue: venue),
+                                metricsReaders: [])
+        let body = try XCTUnwrap(routes.respond(to: HTTPRequest(method: "GET", path: "/api/join.json", query: nil))).body
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body)) as? [String: String])
+    }
+
+    func testJoinNamesTheVenueOnlyWhenThereIsOne() throws {
+        XCTAssertEqual(try join(venue: "riverside"), ["spectatorURL": "https://127.0.0.1:0/", "venue": "riverside"])
+        XCTAssertEqual(try join(venue: nil), ["spectatorURL": "https://127.0.0.1:0/"])
+    }
+}
+
 /// Excel opens a CSV without a byte-order mark in the system's legacy code page.
 final class CSVDownloadTests: XCTestCase {
     func testBothCSVDownloadsStartWithAUTF8BOM() throws {

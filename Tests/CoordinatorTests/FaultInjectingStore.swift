@@ -38,6 +38,7 @@ final class FaultInjectingStore: GatherStore {
         try real.prune(journalKept: journalKept, repliesPerOrganiser: repliesPerOrganiser)
     }
     func allHistory() throws -> [HistoryEntry] { try real.allHistory() }
+    func allTournaments() throws -> [(tournament: Tournament, cancelled: Bool)] { try real.allTournaments() }
     func insertOrganiser(username: String, passwordHash: String, at: Int64) throws -> Bool {
         try real.insertOrganiser(username: username, passwordHash: passwordHash, at: at)
     }

@@ -8,8 +8,9 @@ import Logging
 /// each connection has one deadline (`requestDeadline`) for its whole request of at most 4 KiB,
 /// so nothing on it can hold the server's only admin thread for longer.
 ///
-/// No mutable state: the thread it starts owns nothing but the loop over `accept`, everything it
-/// reads is a `let` set before the thread starts.
+/// No mutable state: the thread it starts owns the loop over `accept` and closes the listener
+/// itself when it ends, so a descriptor number is never reused under an `accept` still running;
+/// everything it reads is a `let` set before the thread starts.
 final class AdminSocketServer: Sendable {
     static let fileName = "admin.sock"
     /// The whole request, from accept to its line end; a laptop's CLI sends it in one write.
@@ -20,6 +21,8 @@ final class AdminSocketServer: Sendable {
     private let folder: Int32?
     private let handle: @Sendable (AdminCall) -> AdminReply
     private let logger: Logger
+    /// Signalled by the admin thread once it has closed the listener (`stop` waits for it).
+    private let finished = DispatchSemaphore(value: 0)
 
     static func path(inDataFolder folder: String) -> String {
         (folder.hasSuffix("/") ? folder : folder + "/") + fileName
@@ -59,20 +62,28 @@ final class AdminSocketServer: Sendable {
         thread.start()
     }
 
-    /// Stops accepting and removes the socket file, so the CLI knows the server is gone.
+    /// Stops accepting and removes the socket file, so the CLI knows the server is gone. Waits
+    /// (at most one request's deadline and a second) for the admin thread to finish the request it
+    /// is answering and close the listener: no handler runs after `stop` returns.
     func stop() {
         unlink(path)
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        if let folder { close(folder) }
+        if finished.wait(timeout: .now() + .seconds(3)) == .timedOut {
+            logger.warning("admin socket: the admin thread did not finish within 3 s of stopping")
+        }
     }
 
     private func serve() {
+        defer {
+            close(listener)
+            if let folder { close(folder) }
+            finished.signal()
+        }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if errno == EINTR { continue }
-                return  // closed by `stop`
+                return  // shut down by `stop`
             }
             answer(connection)
             close(connection)

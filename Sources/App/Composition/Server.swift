@@ -57,7 +57,8 @@ enum Server {
         } catch {
             throw StartupFailure(description: "\(error)")
         }
-        let links = ServerLinks(identity: identity, host: settings.host, hasTrustPage: certificates.caCertificatePath != nil)
+        let links = ServerLinks(identity: identity, host: settings.host, hasTrustPage: certificates.caCertificatePath != nil,
+                                venue: settings.stream?.venue.rawValue)
         let hasher = PasswordHasher()
         var environment = CoordinatorEnvironment(
             now: { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },

@@ -57,7 +57,7 @@ struct HTTPRoutes: Sendable {
                                                 "attachment; filename=\"\(Self.caFileName)\"")])
         case "/api/join.json":
             // What the projector prints beside its QR code, for people whose camera will not scan.
-            return json(Array("{\"spectatorURL\":\"\(links.spectatorURL())\"}".utf8))
+            return json(Array(links.joinJSON.utf8))
         case "/api/trust.json":
             guard caCertificate != nil, let caFingerprint else { return nil }
             return json(Array(Self.trustJSON(fingerprint: caFingerprint).utf8))

@@ -39,12 +39,27 @@ enum Banner {
         let spectatorURL = links.spectatorURL()
         if let qr = QRCode.terminal(for: spectatorURL) {
             lines.append("")
-            lines.append("  Scan to follow the match: \(spectatorURL)")
+            lines.append("  SPECTATORS scan this to follow the match: \(spectatorURL)")
+            lines.append(qr)
+        }
+        // The first co-organiser needs no typing either: trust the server once, then Register
+        // with the invite code already filled in.
+        let inviteURL = links.url(of: inviteTarget(inviteCode))
+        if let qr = QRCode.terminal(for: inviteURL) {
+            lines.append("")
+            lines.append("  ORGANISERS scan this to join (trust the server, then Register): \(inviteURL)")
             lines.append(qr)
         }
         // Tests and scripts read the bound ports from these lines; the TLS one comes last.
         if let plain = links.plainPort { lines.append("gather: spectator port \(plain)") }
         lines.append("gather: listening on port \(links.port)")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// The invite QR code carries the code when it is one a URL can carry as it is, else it
+    /// leads to the trust steps and the code is typed from this screen.
+    static func inviteTarget(_ inviteCode: String) -> ServerLinks.QRTarget {
+        let target = ServerLinks.qrTarget(query: "invite=" + inviteCode)
+        return target == .organiserInvite(inviteCode) ? target : .organiser
     }
 }

@@ -16,10 +16,20 @@ final class ServerLinks: Sendable {
     let hosts: [String]
     /// A local CA to trust: co-organisers start at its trust page (false with `--cert`/`--key`).
     let hasTrustPage: Bool
+    /// The venue's name on the stream (`--venue`), which a shared result card names instead of
+    /// this laptop's address; nil without a venue stream.
+    let venue: String?
 
-    init(identity: MachineIdentity, host: String, hasTrustPage: Bool = true) {
+    init(identity: MachineIdentity, host: String, hasTrustPage: Bool = true, venue: String? = nil) {
         hosts = Self.reachableHosts(identity: identity, listeningOn: host)
         self.hasTrustPage = hasTrustPage
+        self.venue = venue
+    }
+
+    /// `/api/join.json`: the spectator address, and the venue's name when there is one (a venue
+    /// name is `a-z`, `0-9` and `-`: nothing to escape).
+    var joinJSON: String {
+        "{\"spectatorURL\":\"\(spectatorURL())\"" + (venue.map { ",\"venue\":\"\($0)\"" } ?? "") + "}"
     }
 
     func bind(tlsPort: Int, spectatorPort: Int?) {
