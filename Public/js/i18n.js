@@ -142,7 +142,7 @@ export function languageSwitch() {
 }
 
 /// Translates the fixed text and puts the picker in the page's header bar (or `place`).
-export function localisePage(place = document.querySelector("header.bar") || document.body) {
+export function localisePage(place = document.querySelector("header.bar, .corner") || document.body) {
   translateDocument();
   if (!document.getElementById("language-switch")) place.append(languageSwitch());
 }
