@@ -130,6 +130,11 @@ def test_the_pages_speak_the_phones_language(language, playing):
         browser.wait(lambda: browser.find("#signed-in").is_displayed(), what="the organiser console")
         assert browser.scroll_width() <= WIDTH
         assert browser.find("[data-i18n='org.log_out']").text == catalogue(language)["org.log_out"]
+        browser.click("#show-gather")
+        browser.wait(lambda: browser.find("#match-pitch").is_displayed(), what="the match being played")
+        assert catalogue(language)["page.live"] in browser.find("#match-pitch").text
+        assert english_left(browser.visible_texts(), language) == []
+        assert browser.scroll_width() <= WIDTH
         if language == "de":
             browser.screenshot("lang-organiser-de.png")
             browser.screenshot("lang-organiser-de-full.png", full_page=True)
