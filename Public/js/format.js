@@ -103,10 +103,10 @@ export function dateText(epochMs) {
 }
 
 export const statusText = {
-  connecting: t("page.connecting"),
-  live: t("page.live"),
-  reconnecting: t("page.reconnecting"),
-  delayed: t("page.delayed"),
+  connecting: t("page.connecting", {}, "Connecting…"),
+  live: t("page.live", {}, "Live"),
+  reconnecting: t("page.reconnecting", {}, "Reconnecting…"),
+  delayed: t("page.delayed", {}, "Delayed"),
 };
 
 /// "12 watching", or with a relay's followers beyond the Wi-Fi "312 watching (290 remotely)".
