@@ -18,7 +18,9 @@
 
 // v4: the pages' modules were split (live-*.js, page.js, pitch-watch.js, trust.js); a new name so
 // an old organiser.js is never served beside a new live.js while the new shell installs.
-const CACHE = "gather-shell-v5";
+// v6: the pages speak six languages; i18n.js and every catalogue are part of the shell, so a
+// page reopened offline keeps its reader's language.
+const CACHE = "gather-shell-v6";
 const SHELL = [
   "/", "/organiser.html", "/scoreboard.html", "/trust.html",
   "/css/app.css", "/css/scoreboard.css",
@@ -30,6 +32,7 @@ const SHELL = [
   "/js/full-time.js", "/js/kit.js", "/js/result-card.js",
   "/js/scoreboard.js", "/js/scoreboard-pitch.js", "/js/scoreboard-venue.js", "/js/scoreboard-venue-layout.js", "/js/scoreboard-fit.js",
   "/js/link-delay.js",
+  "/js/i18n.js", "/i18n/en.json", "/i18n/es.json", "/i18n/pt.json", "/i18n/fr.json", "/i18n/de.json", "/i18n/it.json",
   "/js/spectator.js", "/js/spectator-match.js", "/js/spectator-cards.js", "/js/spectator-table.js", "/js/wake.js",
   "/manifest.webmanifest",
   "/icons/icon.svg", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/apple-touch-icon.png",

@@ -2,6 +2,7 @@
 // the clock's seconds (the clock itself sits outside any live region). What changed comes from
 // pitch-watch.js, the same changes the projector celebrates.
 
+import { t } from "./i18n.js";
 import { $ } from "./dom.js";
 import { nameOf } from "./format.js";
 import { playersById } from "./state.js";
@@ -35,10 +36,10 @@ export class Announcer {
 function sentences({ scoreChange, namedScorers, fullTime, teams }, byId) {
   const said = [];
   for (const team of ["A", "B"]) {
-    if (scoreChange[team] > 0) said.push(`Goal for ${teams[team].name}.`);
-    if (scoreChange[team] < 0) said.push(`Goal cancelled for ${teams[team].name}.`);
+    if (scoreChange[team] > 0) said.push(t("page.say_goal", { team: teams[team].name }));
+    if (scoreChange[team] < 0) said.push(t("page.say_goal_cancelled", { team: teams[team].name }));
   }
-  for (const playerId of namedScorers) said.push(`${nameOf(playerId, byId)} scored.`);
-  if (fullTime) said.push("Full time.");
+  for (const playerId of namedScorers) said.push(t("page.say_scored", { name: nameOf(playerId, byId) }));
+  if (fullTime) said.push(`${t("page.full_time")}.`);
   return said;
 }

@@ -1,4 +1,6 @@
-// Small pure helpers shared by the pages.
+// Small pure helpers shared by the pages, in the page's language (i18n.js).
+
+import { t, dateTimeText, timeText } from "./i18n.js";
 
 /// MM:SS, rounding up so 00:00 appears only when time is really up (as the app did).
 export function clock(ms) {
@@ -21,7 +23,7 @@ export function nameOf(id, byId) {
 /// "Ann (assist Bob)", "Ann", or "" while nobody is named; `withAssist: false` for small spaces.
 export function scorerText(goal, byId, withAssist = true) {
   if (goal.playerId === null || goal.playerId === undefined) return "";
-  const assist = !withAssist || goal.assistId === null || goal.assistId === undefined ? "" : ` (assist ${nameOf(goal.assistId, byId)})`;
+  const assist = !withAssist || goal.assistId === null || goal.assistId === undefined ? "" : ` (${t("page.assist_by", { name: nameOf(goal.assistId, byId) })})`;
   return nameOf(goal.playerId, byId) + assist;
 }
 
@@ -33,7 +35,7 @@ export function minuteText(matchMs) {
 export function lastGoalText(goal, gather, byId) {
   if (!goal) return "";
   const minute = minuteText(goal.matchMs);
-  return `Last goal${minute ? ` ${minute}` : ""}: ${scorerText(goal, byId, false) || gather.teams[goal.team].name}`;
+  return t("page.last_goal", { minute, who: scorerText(goal, byId, false) || gather.teams[goal.team].name }).replace("  ", " ");
 }
 
 /// The projector's goal flash: "Goal! Ann · Reds", or "Goal! Reds" while nobody is named. The
@@ -41,15 +43,16 @@ export function lastGoalText(goal, gather, byId) {
 export function flashText(goal, gather, byId) {
   const team = gather.teams[goal.team].name;
   const scorer = scorerText(goal, byId, false);
-  return scorer ? `Goal! ${scorer} · ${team}` : `Goal! ${team}`;
+  return scorer ? t("page.goal_flash_scorer", { scorer, team }) : t("page.goal_flash", { team });
 }
 
 /// "5 games · 3W 1D 1L · 4 goals": a player's record in words a phone has room for.
 /// (No-break spaces inside each part: a narrow screen breaks the line between parts only.)
 export function recordText(stats) {
-  if (!stats || !stats.games) return "No\u00a0games\u00a0yet";
-  return [`${stats.games}\u00a0game${stats.games === 1 ? "" : "s"}`, `${stats.wins}W\u00a0${stats.draws}D\u00a0${stats.losses}L`,
-    `${stats.goals}\u00a0goal${stats.goals === 1 ? "" : "s"}`].join(" · ");
+  const nb = (text) => text.replace(/ /g, "\u00a0");
+  if (!stats || !stats.games) return nb(t("page.no_games_yet"));
+  return [nb(t("page.games", { count: stats.games })), nb(t("page.record_wdl", stats)),
+    nb(t("page.goals_count", { count: stats.goals }))].join(" · ");
 }
 
 export function capitalise(text) {
@@ -64,17 +67,17 @@ export function eventText(event, gather, byId = new Map(), withOrganiser = true)
   switch (event.kind) {
     case "goal": {
       const scorer = scorerText(event, byId);
-      return `${minute} Goal ${team}${scorer ? ` — ${scorer}` : ""}${event.cancelled ? " (cancelled)" : ""}${by}`;
+      return `${minute} ${t("page.event_goal", { team })}${scorer ? ` — ${scorer}` : ""}${event.cancelled ? ` (${t("page.cancelled")})` : ""}${by}`;
     }
-    case "goalCancelled": return `${minute} Goal cancelled ${team}${event.undone ? " (undone)" : ""}${by}`;
-    case "goalRestored": return `${minute} Goal brought back ${team}${by}`;
-    case "kickoff": return `Kick-off${by}`;
-    case "timerSet": return `Timer set${by}`;
-    case "timerStarted": return `Timer started${by}`;
-    case "timerPaused": return `Timer paused${by}`;
-    case "timerReset": return `Timer reset${by}`;
-    case "fullTime": return "Full time";
-    case "teamsBalanced": return `Teams balanced, rating difference ${event.difference}${by}`;
+    case "goalCancelled": return `${minute} ${t("page.event_goal_cancelled", { team })}${event.undone ? ` (${t("page.undone")})` : ""}${by}`;
+    case "goalRestored": return `${minute} ${t("page.event_goal_restored", { team })}${by}`;
+    case "kickoff": return `${t("page.kick_off")}${by}`;
+    case "timerSet": return `${t("page.event_timer_set")}${by}`;
+    case "timerStarted": return `${t("page.event_timer_started")}${by}`;
+    case "timerPaused": return `${t("page.event_timer_paused")}${by}`;
+    case "timerReset": return `${t("page.event_timer_reset")}${by}`;
+    case "fullTime": return t("page.full_time");
+    case "teamsBalanced": return `${t("page.event_teams_balanced", { difference: event.difference })}${by}`;
     default: return event.kind;
   }
 }
@@ -91,31 +94,31 @@ export function historyGoalsText(entry, byId) {
 }
 
 export function resultText(entry) {
-  const winner = entry.winner === "draw" ? "Draw" : `${entry.teams[entry.winner].name} won`;
+  const winner = entry.winner === "draw" ? t("page.draw") : t("page.team_won", { team: entry.teams[entry.winner].name });
   return `${entry.teams.A.name} ${entry.score.A} – ${entry.score.B} ${entry.teams.B.name} · ${winner}`;
 }
 
 export function dateText(epochMs) {
-  return new Date(epochMs).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return dateTimeText(epochMs);
 }
 
 export const statusText = {
-  connecting: "Connecting…",
-  live: "Live",
-  reconnecting: "Reconnecting…",
-  delayed: "Delayed",
+  connecting: t("page.connecting", {}, "Connecting…"),
+  live: t("page.live", {}, "Live"),
+  reconnecting: t("page.reconnecting", {}, "Reconnecting…"),
+  delayed: t("page.delayed", {}, "Delayed"),
 };
 
 /// "12 watching", or with a relay's followers beyond the Wi-Fi "312 watching (290 remotely)".
 export function watchingText(presence) {
   const remote = Number.isInteger(presence.remote) && presence.remote > 0 ? presence.remote : 0;
   const total = presence.spectators + remote;
-  return remote ? `${total} watching (${remote} remotely)` : `${total} watching`;
+  return remote ? t("page.watching_remote", { count: total, remote }) : t("page.watching", { count: total });
 }
 
 /// What a relay's page says while the relay hears nothing from the venue.
 export function linkLostText(since) {
   const at = new Date(since);
-  const time = Number.isNaN(at.getTime()) ? "" : ` at ${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
-  return `Connection to the pitch lost${time}`;
+  if (Number.isNaN(at.getTime())) return t("page.link_lost");
+  return t("server.link_lost", { time: timeText(at) });
 }

@@ -1,6 +1,7 @@
 // "Full time" as every page shows it: a pitch's `lastResult` (the last gather that ended there,
 // kept until the next gather on that pitch) in words — score, winner, scorers.
 
+import { t, lang } from "./i18n.js";
 import { h } from "./dom.js";
 import { minuteText, nameOf } from "./format.js";
 
@@ -10,7 +11,7 @@ export function fullTimeOf(pitch) {
 }
 
 export function winnerText(result) {
-  return result.winner === "draw" ? "Draw" : `${result.teams[result.winner].name} won`;
+  return result.winner === "draw" ? t("page.draw") : t("page.team_won", { team: result.teams[result.winner].name });
 }
 
 export function scoreText(result) {
@@ -29,7 +30,7 @@ export function resultNames(result, state, byId) {
 export function goalLines(result, names) {
   return (result.goals || []).map((goal) => {
     const who = goal.playerId === null || goal.playerId === undefined ? result.teams[goal.team].name
-      : `${nameOf(goal.playerId, names)}${goal.assistId === null || goal.assistId === undefined ? "" : ` (assist ${nameOf(goal.assistId, names)})`}`;
+      : `${nameOf(goal.playerId, names)}${goal.assistId === null || goal.assistId === undefined ? "" : ` (${t("page.assist_by", { name: nameOf(goal.assistId, names) })})`}`;
     return `${minuteText(goal.matchMs)} ${who}`.trim();
   });
 }
@@ -48,9 +49,9 @@ export function scorerNames(result, names) {
 /// The plain-text summary Share sends beside the image.
 export function summaryText(result, pitchName, names, venue = "") {
   const goals = goalLines(result, names);
-  return [`Full time${pitchName ? ` · ${pitchName}` : ""}: ${scoreText(result)}. ${winnerText(result)}.`,
-    goals.length ? `Goals: ${goals.join(", ")}.` : "No goals.",
-    [new Date(result.endedAt).toLocaleDateString(undefined, { dateStyle: "medium" }), venue].filter(Boolean).join(" · ")].join("\n");
+  return [`${t("page.full_time")}${pitchName ? ` · ${pitchName}` : ""}: ${scoreText(result)}. ${winnerText(result)}.`,
+    goals.length ? `${t("page.goals_list", { goals: goals.join(", ") })}.` : t("page.no_goals"),
+    [new Date(result.endedAt).toLocaleDateString(lang, { dateStyle: "medium" }), venue].filter(Boolean).join(" · ")].join("\n");
 }
 
 /// The card body pages put in place of the match: winner and the list of goals.
@@ -59,6 +60,6 @@ export function fullTimeDetails(result, names) {
   return [
     h("p", { class: "ft-winner" }, winnerText(result)),
     goals.length ? h("ol", { class: "ft-goals" }, goals.map((line) => h("li", {}, line)))
-      : h("p", { class: "ft-goals empty" }, "No goals."),
+      : h("p", { class: "ft-goals empty" }, t("page.no_goals")),
   ];
 }

@@ -3,6 +3,8 @@
 // moment (greyed) and each match says "Score as of 11:44:12"; when the relay hears the venue
 // again everything snaps back to the truth (docs/PROTOCOL.md, `link`).
 
+import { t, timeText } from "./i18n.js";
+
 const delay = { since: null }; // epoch ms (server time) the venue was last heard, while the link is down
 
 /// A relay's `link` message, or null when the connection itself changed (a new connection
@@ -28,6 +30,5 @@ export function shownRemainingMs(live, timer) {
 export function asOfText() {
   if (delay.since === null) return "";
   const at = new Date(delay.since);
-  const two = (value) => String(value).padStart(2, "0");
-  return `Score as of ${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+  return t("page.score_as_of", { time: timeText(at, true) });
 }

@@ -6,6 +6,7 @@
 // The state is gather.v2's: `players`, `pitches` (each with its `gather` or null) and `history`;
 // pages find a pitch's gather with state.js.
 
+import { serverText, t } from "./i18n.js";
 import { LiveSocket } from "./live-socket.js";
 import { StateCache } from "./live-state.js";
 import { Session } from "./live-session.js";
@@ -52,6 +53,13 @@ export class LiveClient {
   receive(text) {
     let message;
     try { message = JSON.parse(text); } catch { return; }
+    // What the server says in words, in the page's language (its English `message` when no catalogue knows the key).
+    if ((message.type === "rejected" || message.type === "error") && message.reason) {
+      message.message = serverText(message.reason, message.params, message.message);
+    }
+    if (message.type === "activity" && Array.isArray(message.items)) {
+      for (const item of message.items) item.summary = serverText(item.reason, item.params, item.summary);
+    }
     switch (message.type) {
       case "welcome":
         this.offsetMs = message.serverTime - Date.now();
@@ -125,11 +133,11 @@ export class LiveClient {
     const id = crypto.randomUUID();
     return new Promise((resolve) => {
       if (!this.socket.send({ ...fields, id })) {
-        resolve({ type: "error", code: "offline", message: "Not connected right now; try again in a moment." });
+        resolve({ type: "error", code: "offline", message: t("page.not_connected") });
         return;
       }
       const timer = setTimeout(() => this.answer({ type: "error", id, code: "timeout",
-                                                   message: "No answer from the server; try again." }), timeoutMs);
+                                                   message: t("page.no_answer") }), timeoutMs);
       this.requests.set(id, (reply) => { clearTimeout(timer); resolve(reply); });
     });
   }

@@ -4,14 +4,10 @@
 // naming the person.
 
 import { $, h, replace } from "./dom.js";
+import { serverText, t } from "./i18n.js";
 
-const REASONS = {
-  removed: "The owner removed you from the organisers; you are watching now.",
-  password_changed: "Your password was changed, so this phone was logged out. Log in with the new password.",
-  logged_out: "You logged out everywhere.",
-};
-
-export function sessionEndedText(reason) { return REASONS[reason] || null; }
+/// Why this phone stopped being an organiser (a `session` message's `reason`), in the page's language.
+export function sessionEndedText(reason) { return ["removed", "password_changed", "logged_out"].includes(reason) ? serverText(reason) : null; }
 
 /// "online now", "3 min ago", "yesterday 18:04", "12 Nov".
 export function lastSeenText(organiser, now = Date.now()) {

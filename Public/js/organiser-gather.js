@@ -1,4 +1,5 @@
 import { $, h, replace, replaceFor } from "./dom.js";
+import { t } from "./i18n.js";
 import { clock, eventText, dateText, historyGoalsText, minuteText } from "./format.js";
 import { gatherOn, pitchById, playersById, ratingSum } from "./state.js";
 import { ScorerPicker } from "./organiser-scorer.js";
@@ -80,8 +81,8 @@ export class GatherView {
     if (!gather) return;
     const pitchName = pitch ? pitch.name : "";
     const timerStatus = gather.timer.status;
-    $("#match-pitch").textContent = `${pitchName} · ${timerStatus === "finished" ? "Full time" : timerStatus === "paused" ? "Paused" : "Live"}`;
-    $("#lineup-title").textContent = `Line-up · ${pitchName}`;
+    $("#match-pitch").textContent = `${pitchName} · ${timerStatus === "finished" ? t("page.full_time") : timerStatus === "paused" ? t("page.paused") : t("page.live")}`;
+    $("#lineup-title").textContent = `${t("org.line_up")} · ${pitchName}`;
     paintKits($("#gather"), gather.teams);
     for (const team of ["A", "B"]) {
       const low = team.toLowerCase();
@@ -109,7 +110,7 @@ export class GatherView {
     this.renderBalance(gather, byId);
     $("#match").hidden = !live;
     const timer = gather.timer;
-    $("#timer-start").textContent = timer.status === "paused" ? "Resume" : "Start";
+    $("#timer-start").textContent = timer.status === "paused" ? t("org.resume") : t("org.start");
     $("#timer-start").disabled = timer.status === "running" || timer.status === "finished";
     $("#timer-pause").disabled = timer.status !== "running";
     $("#timer-form").querySelector("button").disabled = timer.status === "running";
@@ -133,20 +134,20 @@ export class GatherView {
   timelineRow(event, gather, byId) {
     const text = eventText(event, gather, byId);
     const minute = minuteText(event.matchMs);
-    const what = event.team ? `the goal for ${gather.teams[event.team].name}${minute ? ` at ${minute}` : ""}` : "";
+    const what = event.team ? t(minute ? "org.the_goal_for_at" : "org.the_goal_for", { team: gather.teams[event.team].name, minute }) : "";
     if (event.kind === "goal" && event.cancelled && gather.phase === "live") {
       return h("li", { class: "goal cancelled", dataset: { seq: event.seq } }, h("s", {}, text), h("span", { class: "moves" },
-        h("button", { type: "button", class: "move secondary", "aria-label": `Bring back ${what}`,
-          onclick: () => this.perform({ kind: "restoreGoal", seq: event.seq }) }, "Bring back")));
+        h("button", { type: "button", class: "move secondary", "aria-label": t("org.bring_back_what", { what }),
+          onclick: () => this.perform({ kind: "restoreGoal", seq: event.seq }) }, t("org.bring_back"))));
     }
     if (event.kind !== "goal" || event.cancelled || gather.phase !== "live") {
       return h("li", { class: event.cancelled ? "goal cancelled" : event.kind, dataset: { seq: event.seq } }, event.cancelled ? h("s", {}, text) : text);
     }
     return h("li", { class: "goal", dataset: { seq: event.seq } }, h("span", {}, text), h("span", { class: "moves" },
-      h("button", { type: "button", class: "move secondary", "aria-label": `${event.playerId === null ? "Name the scorer of" : "Change the scorer of"} ${what}`,
-        onclick: () => this.scorer.openFor(event) }, event.playerId === null ? "Who scored?" : "Change scorer"),
-      h("button", { type: "button", class: "move danger", "aria-label": `Cancel ${what}`,
-        onclick: () => this.match.cancelGoal(event.seq) }, "Cancel goal")));
+      h("button", { type: "button", class: "move secondary", "aria-label": t(event.playerId === null ? "org.name_scorer_of" : "org.change_scorer_of", { what }),
+        onclick: () => this.scorer.openFor(event) }, event.playerId === null ? t("org.who_scored") : t("org.change_scorer")),
+      h("button", { type: "button", class: "move danger", "aria-label": t("org.cancel_what", { what }),
+        onclick: () => this.match.cancelGoal(event.seq) }, t("org.cancel_goal"))));
   }
 
   /// The pickers show the timer's length, unless the organiser is typing a new one.
@@ -181,10 +182,10 @@ export class GatherView {
   chip(player, place) {
     if (!player) return null;
     const moves = ["bench", "A", "B"].filter((target) => target !== place)
-      .map((target) => h("button", { type: "button", class: "move", "aria-label": `Move ${player.name} to ${target}`,
-        onclick: () => this.assign(player.id, target) }, target === "bench" ? "Bench" : target));
-    moves.push(h("button", { type: "button", class: "move secondary", "aria-label": `Take ${player.name} out`,
-      onclick: () => this.assign(player.id, "out") }, "Out"));
+      .map((target) => h("button", { type: "button", class: "move", "aria-label": t("org.move_to", { name: player.name, target: target === "bench" ? t("org.bench") : target }),
+        onclick: () => this.assign(player.id, target) }, target === "bench" ? t("org.bench") : target));
+    moves.push(h("button", { type: "button", class: "move secondary", "aria-label": t("org.take_out", { name: player.name }),
+      onclick: () => this.assign(player.id, "out") }, t("org.out")));
     return h("li", { class: "chip", draggable: "true", dataset: { id: player.id },
       ondragstart: (event) => event.dataTransfer.setData("text/plain", String(player.id)) },
     h("span", {}, player.name, " ", h("small", {}, `rating ${player.rating}`)), h("span", { class: "moves" }, moves));

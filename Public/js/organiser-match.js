@@ -3,6 +3,7 @@
 // "Goal cancelled — Undo" bar (10 s), the "Full time — end the match?" offer at 00:00, ending
 // and cancelling, and the full-time card with Share once the gather has ended.
 
+import { t } from "./i18n.js";
 import { $, replace } from "./dom.js";
 import { fullTimeDetails, fullTimeOf, resultNames, scoreText } from "./full-time.js";
 import { pitchById, playersById } from "./state.js";
@@ -100,7 +101,7 @@ export class MatchControls {
     const goal = gather && gather.events.find((event) => event.seq === seq);
     const team = goal && gather.teams[goal.team] ? gather.teams[goal.team].name : "";
     this.undo = { seq, pitch: this.pitch(), until: Date.now() + UNDO_MS };
-    $("#undo-text").textContent = `Goal cancelled${team ? ` (${team})` : ""}`;
+    $("#undo-text").textContent = `${t("org.goal_cancelled")}${team ? ` (${team})` : ""}`;
     $("#undo-bar").hidden = false;
     clearTimeout(this.undoTimer);
     this.undoTimer = setTimeout(() => this.closeUndo(), UNDO_MS);
@@ -139,7 +140,7 @@ export class MatchControls {
     if (!result) return;
     this.venue = this.venue || venueName(); // asked before Share is tapped: the tap's activation is not spent waiting
     const names = resultNames(result, state, playersById(state));
-    $("#full-time-title").textContent = `Full time · ${pitch.name}`;
+    $("#full-time-title").textContent = `${t("page.full_time")} · ${pitch.name}`;
     $("#full-time-score").textContent = scoreText(result);
     replace($("#full-time-details"), fullTimeDetails(result, names));
     if (this.sharedFor !== result.historyId) $("#share-status").textContent = "";

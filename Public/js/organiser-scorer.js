@@ -1,6 +1,7 @@
 // "Who scored?": right after +1 the team's players appear as buttons; one tap names the scorer
 // (setScorer), an optional second tap the assist. The same panel re-attributes an older goal.
 
+import { t } from "./i18n.js";
 import { $, h, replaceFor } from "./dom.js";
 import { minuteText, nameOf } from "./format.js";
 import { playersById } from "./state.js";
@@ -60,11 +61,11 @@ export class ScorerPicker {
     const team = gather.teams[goal.team];
     const minute = event ? minuteText(event.matchMs) : "";
     const choices = goal.step === "scorer" ? team.players : team.players.filter((id) => id !== goal.scorerId);
-    $("#scorer-title").textContent = goal.step === "scorer" ? "Who scored?" : "Assist?";
+    $("#scorer-title").textContent = goal.step === "scorer" ? t("org.who_scored") : t("org.assist_question");
     $("#scorer-hint").textContent = goal.step === "scorer"
-      ? `Goal for ${team.name}${minute ? `, ${minute}` : ""}. Tap the scorer.`
+      ? t("org.tap_the_scorer", { team: team.name, minute: minute ? `, ${minute}` : "" })
       : `${nameOf(goal.scorerId, byId)} scored. Tap who gave the assist, if anyone.`;
-    $("#scorer-done").textContent = goal.step === "scorer" ? "Skip" : "No assist";
+    $("#scorer-done").textContent = goal.step === "scorer" ? t("org.skip") : t("org.no_assist");
     const current = goal.step === "scorer" ? event && event.playerId : event && event.assistId;
     replaceFor($("#scorer-choices"), [goal, goal.step, current, team.players, this.live.state.players],
       () => choices.map((id) => h("li", {}, h("button", {

@@ -1,5 +1,6 @@
 // The organiser's console: players, the gather of the chosen pitch, signing in.
 
+import { t } from "./i18n.js";
 import { $ } from "./dom.js";
 import { startPage } from "./page.js";
 import { PlayersView } from "./organiser-players.js";
@@ -72,8 +73,8 @@ startPage((client) => {
     renderClocks: () => gather.renderClock(),
     onSession: showSession,
     onPresence: (presence) => {
-      const others = presence.organisers.length ? presence.organisers.join(", ") : "nobody";
-      $("#presence").textContent = `Organising: ${others} · ${presence.spectators} watching`;
+      const others = presence.organisers.length ? presence.organisers.join(", ") : t("org.nobody");
+      $("#presence").textContent = t("org.presence", { others, count: presence.spectators });
     },
     onNotice: (text) => notify(text),
   };
@@ -92,7 +93,7 @@ function showSession(session) {
   const organiser = session.role === "organiser";
   $("#signed-out").hidden = organiser;
   $("#signed-in").hidden = !organiser;
-  $("#whoami").textContent = organiser ? `you are ${session.username}` : "";
+  $("#whoami").textContent = organiser ? t("org.you_are", { name: session.username }) : "";
   if (organiser) accounts.showSession(session);
   const ended = sessionEndedText(session.reason);
   if (ended) notify(ended, session.reason === "logged_out" ? "info" : "error");

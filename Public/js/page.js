@@ -6,6 +6,7 @@ import { $, connectionPill } from "./dom.js";
 import { statusText } from "./format.js";
 import { keepShellOffline } from "./offline.js";
 import { linkChanged, isDelayed } from "./link-delay.js";
+import { localisePage } from "./i18n.js";
 
 /// How often the countdowns are redrawn between ticks: often enough that a second never shows late.
 export const CLOCK_MS = 250;
@@ -15,6 +16,7 @@ export const CLOCK_MS = 250;
 /// `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue). Returns the live client.
 export function startPage(build) {
   keepShellOffline();
+  localisePage();
   let page = {};
   let status = "connecting";
   // The pill says "Delayed" while the connection is up but its relay has lost the venue.

@@ -1,6 +1,7 @@
 // The projector's board for one pitch: names, score, clock, and for a few seconds after each goal
 // the scorer's name in the status line.
 
+import { t } from "./i18n.js";
 import { $ } from "./dom.js";
 import { clock, flashText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
@@ -25,14 +26,14 @@ export class PitchBoard {
     const gather = pitch && pitch.gather;
     $("#pitch-name").hidden = !pitch || state.pitches.length < 2;
     $("#pitch-name").textContent = pitch ? pitch.name : "";
-    $("#board-title").textContent = pitch && state.pitches.length > 1 ? `Scoreboard, ${pitch.name}` : "Scoreboard";
+    $("#board-title").textContent = pitch && state.pitches.length > 1 ? t("page.scoreboard_of", { pitch: pitch.name }) : t("page.scoreboard");
     // The last result of this pitch stays up ("Full time") until the next gather there.
     const result = fullTimeOf(pitch);
     this.result = result && { winner: winnerText(result), goals: scorerNames(result, resultNames(result, state, playersById(state))) };
     paintKits(document.body, (gather || result || {}).teams);
     if (!gather) {
-      $("#team-a-name").textContent = result ? result.teams.A.name : "Team A";
-      $("#team-b-name").textContent = result ? result.teams.B.name : "Team B";
+      $("#team-a-name").textContent = result ? result.teams.A.name : t("page.team_a");
+      $("#team-b-name").textContent = result ? result.teams.B.name : t("page.team_b");
       $("#score-a").textContent = result ? result.teams.A.score : 0;
       $("#score-b").textContent = result ? result.teams.B.score : 0;
       this.flash = null;
@@ -66,18 +67,18 @@ export class PitchBoard {
     if (!gather) {
       // "Full time" is in the clock's place; the line under it says who won and who scored.
       const result = this.result;
-      status.textContent = !result ? "Waiting for a gather"
+      status.textContent = !result ? t("page.waiting_for_match").replace(/…$/, "")
         : `${result.winner}${result.goals.length ? ` · ${result.goals.join(", ")}` : ""}`;
       return;
     }
     const timer = gather.timer.status;
     if (asOfText()) { status.textContent = asOfText(); return; }
-    status.textContent = timer === "finished" ? "Full time"
-      : gather.phase === "setup" ? "Kick-off soon" : timer === "paused" ? "Paused" : timer === "running" ? "" : "Ready";
+    status.textContent = timer === "finished" ? t("page.full_time")
+      : gather.phase === "setup" ? t("page.kick_off_soon") : timer === "paused" ? t("page.paused") : timer === "running" ? "" : t("page.ready");
   }
 
   renderClock() {
-    $("#clock").textContent = !this.gather && this.result ? "Full time" : clock(shownRemainingMs(this.live, this.gather && this.gather.timer));
+    $("#clock").textContent = !this.gather && this.result ? t("page.full_time") : clock(shownRemainingMs(this.live, this.gather && this.gather.timer));
   }
 
   resize() { fitNames(document.querySelectorAll(".team")); }

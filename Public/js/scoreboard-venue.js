@@ -2,6 +2,7 @@
 // one screen, each big enough to read from across the hall; a new goal's scorer shows on its
 // pitch for a few seconds.
 
+import { t } from "./i18n.js";
 import { $, h, replace } from "./dom.js";
 import { clock, flashText, lastGoalText, scorerText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
@@ -19,7 +20,7 @@ export class VenueBoard {
     $("#board").dataset.mode = "venue";
     $("#venue").hidden = false;
     $("#status").textContent = ""; // each card says how its match stands
-    $("#board-title").textContent = "Scoreboard, every pitch";
+    $("#board-title").textContent = t("page.scoreboard_every_pitch");
     $("#join-qr").alt = "QR code of the spectator page for every pitch";
   }
 
@@ -29,7 +30,7 @@ export class VenueBoard {
     const byId = playersById(state);
     const venue = $("#venue");
     replace(venue, pitches.length ? pitches.map((pitch) => this.card(pitch, byId, state))
-      : [h("li", { class: "venue-empty" }, "No match right now")]);
+      : [h("li", { class: "venue-empty" }, t("page.no_match_now"))]);
     venue.dataset.count = pitches.length;
     this.renderClock();
     this.resize();
@@ -41,10 +42,10 @@ export class VenueBoard {
     const gather = pitch.gather;
     const goal = latestGoal(gather);
     const flashing = (this.flashes.get(pitch.id) || 0) > Date.now();
-    const line = !goal ? (gather.phase === "setup" ? "Kick-off soon" : "")
+    const line = !goal ? (gather.phase === "setup" ? t("page.kick_off_soon") : "")
       // The card names both teams already: the flash names the scorer, no longer than the last-goal
       // line it replaces, so a goal never reflows the whole overview.
-      : flashing ? (scorerText(goal, byId, false) ? `Goal! ${scorerText(goal, byId, false)}` : flashText(goal, gather, byId))
+      : flashing ? (scorerText(goal, byId, false) ? t("page.goal_flash", { team: scorerText(goal, byId, false) }) : flashText(goal, gather, byId))
       : lastGoalText(goal, gather, byId);
     const paused = gather.phase === "live" && gather.timer.status === "paused";
     // The grid puts names above scores; a screen reader gets the score as one sentence.
@@ -56,7 +57,7 @@ export class VenueBoard {
       h("div", { class: "venue-goals a", "aria-hidden": "true" }, gather.score.A),
       h("div", { class: "venue-goals b", "aria-hidden": "true" }, gather.score.B),
       h("p", { class: "venue-clock", dataset: { clockPitch: pitch.id } }, "--:--"),
-      paused || asOfText() ? h("p", { class: "venue-paused" }, asOfText() || "Paused") : null,
+      paused || asOfText() ? h("p", { class: "venue-paused" }, asOfText() || t("page.paused")) : null,
       h("p", { class: "venue-goal", dataset: { flash: String(flashing) } }, line));
     paintKits(card, gather.teams);
     return card;
@@ -67,12 +68,12 @@ export class VenueBoard {
     const goals = goalLines(result, names);
     const card = h("li", { class: "venue-pitch", dataset: { pitch: pitch.id, finished: "true", fullTime: "true" } },
       h("h2", { class: "venue-name" }, pitch.name),
-      h("p", { class: "visually-hidden" }, `Full time: ${result.teams.A.name} ${result.teams.A.score}, ${result.teams.B.name} ${result.teams.B.score}`),
+      h("p", { class: "visually-hidden" }, `${t("page.full_time")}: ${result.teams.A.name} ${result.teams.A.score}, ${result.teams.B.name} ${result.teams.B.score}`),
       h("div", { class: "venue-team a", "aria-hidden": "true" }, h("span", {}, result.teams.A.name)),
       h("div", { class: "venue-team b", "aria-hidden": "true" }, h("span", {}, result.teams.B.name)),
       h("div", { class: "venue-goals a", "aria-hidden": "true" }, result.teams.A.score),
       h("div", { class: "venue-goals b", "aria-hidden": "true" }, result.teams.B.score),
-      h("p", { class: "venue-clock venue-full-time" }, "Full time"),
+      h("p", { class: "venue-clock venue-full-time" }, t("page.full_time")),
       h("p", { class: "venue-goal" }, `${winnerText(result)}${goals.length ? ` · ${goals.join(", ")}` : ""}`));
     paintKits(card, result.teams);
     return card;
@@ -88,7 +89,7 @@ export class VenueBoard {
       const pitch = pitchById(this.live.state, Number(element.dataset.clockPitch));
       const timer = pitch && pitch.gather && pitch.gather.timer;
       // At 00:00, before an organiser ends the match, the card already says so in words.
-      element.textContent = timer && timer.status === "finished" ? "Full time" : clock(shownRemainingMs(this.live, timer));
+      element.textContent = timer && timer.status === "finished" ? t("page.full_time") : clock(shownRemainingMs(this.live, timer));
     }
   }
 

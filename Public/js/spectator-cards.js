@@ -1,6 +1,7 @@
 // The spectator page without `?pitch`, at a venue with several matches: one small live card per
 // pitch (teams, score, clock, the last scorer), each leading to that pitch's page.
 
+import { t } from "./i18n.js";
 import { $, h, replace } from "./dom.js";
 import { clock, lastGoalText } from "./format.js";
 import { latestGoal, pitchById, playersById } from "./state.js";
@@ -18,8 +19,9 @@ function card(pitch, byId, state) {
   if (result) return fullTimeCard(pitch, result, resultNames(result, state, byId));
   const gather = pitch.gather;
   const goal = latestGoal(gather);
-  const phase = gather.phase === "setup" ? "Line-up being picked"
-    : gather.timer.status === "finished" ? "Full time" : gather.timer.status === "paused" ? "Paused" : isDelayed() ? "Delayed" : "Live";
+  const phase = gather.phase === "setup" ? t("page.picking_line_up")
+    : gather.timer.status === "finished" ? t("page.full_time") : gather.timer.status === "paused" ? t("page.paused")
+      : isDelayed() ? t("page.delayed") : t("page.live");
   const element = h("li", { class: "card pitch-card", dataset: { pitch: pitch.id } },
     h("h3", {}, h("a", { href: `/?pitch=${pitch.id}`, class: "stretched" }, pitch.name)),
     h("p", { class: "phase" }, phase),
@@ -30,7 +32,7 @@ function card(pitch, byId, state) {
       h("span", { class: "team-name kit-b" }, gather.teams.B.name)),
     h("p", { class: "clock", dataset: { clockPitch: pitch.id } }, "--:--"),
     h("p", { class: "as-of", hidden: !asOfText() }, asOfText()),
-    h("p", { class: "last-goal" }, goal ? lastGoalText(goal, gather, byId) : "No goals yet"));
+    h("p", { class: "last-goal" }, goal ? lastGoalText(goal, gather, byId) : t("page.no_goals_yet")));
   paintKits(element, gather.teams);
   return element;
 }
@@ -40,13 +42,13 @@ function fullTimeCard(pitch, result, names) {
   const goals = goalLines(result, names);
   const element = h("li", { class: "card pitch-card", dataset: { pitch: pitch.id, fullTime: "true" } },
     h("h3", {}, h("a", { href: `/?pitch=${pitch.id}`, class: "stretched" }, pitch.name)),
-    h("p", { class: "phase" }, `Full time · ${winnerText(result)}`),
+    h("p", { class: "phase" }, `${t("page.full_time")} · ${winnerText(result)}`),
     h("p", { class: "score-line" },
       h("span", { class: "team-name kit-a" }, result.teams.A.name),
       h("span", { class: "score" }, h("span", { class: "score-a" }, result.teams.A.score), h("span", { class: "dash" }, "–"),
         h("span", { class: "score-b" }, result.teams.B.score)),
       h("span", { class: "team-name kit-b" }, result.teams.B.name)),
-    h("p", { class: "last-goal" }, goals.length ? `Goals: ${goals.join(", ")}` : "No goals"));
+    h("p", { class: "last-goal" }, goals.length ? t("page.goals_list", { goals: goals.join(", ") }) : t("page.no_goals")));
   paintKits(element, result.teams);
   return element;
 }

@@ -1,5 +1,6 @@
 // The spectator page's view of one pitch: score, clock, line-ups and the goals with their scorers.
 
+import { t } from "./i18n.js";
 import { $, h, replace } from "./dom.js";
 import { clock, names, eventText } from "./format.js";
 import { pitchById, playersById } from "./state.js";
@@ -7,7 +8,7 @@ import { asOfText, isDelayed, shownRemainingMs } from "./link-delay.js";
 import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
 
-const phaseText = { setup: "Line-up being picked", live: "Live" };
+const phaseText = { setup: t("page.picking_line_up"), live: t("page.live") };
 const TIMELINE = new Set(["goal", "goalCancelled", "goalRestored", "fullTime"]);
 
 /// `named`: the venue has several pitches, so the heading says which one this is.
@@ -15,7 +16,7 @@ export function renderMatch(state, pitchId, named) {
   const pitch = pitchById(state, pitchId);
   const gather = pitch && pitch.gather;
   const title = $("#match-title");
-  title.textContent = pitch ? pitch.name : "Match";
+  title.textContent = pitch ? pitch.name : t("page.match");
   title.className = named ? "match-title" : "visually-hidden";
   // Without a gather there are no line-ups or goals to show: the last result ("Full time")
   // until the next gather, else only the empty score.
@@ -26,31 +27,31 @@ export function renderMatch(state, pitchId, named) {
   paintKits($("#single"), (gather || result || {}).teams);
   if (result) {
     const names = resultNames(result, state, playersById(state));
-    $("#phase").textContent = "Full time";
+    $("#phase").textContent = t("page.full_time");
     for (const team of ["A", "B"]) {
       const low = team.toLowerCase();
       $(`#team-${low}-name`).textContent = result.teams[team].name;
       $(`#score-${low}`).textContent = result.teams[team].score;
     }
-    $("#goals-title").textContent = "Full time";
+    $("#goals-title").textContent = t("page.full_time");
     const goals = goalLines(result, names);
     replace($("#goals"), [h("li", { class: "ft-winner" }, winnerText(result)),
-      ...(goals.length ? goals.map((line) => h("li", { class: "goal" }, line)) : [h("li", { class: "empty" }, "No goals.")])]);
+      ...(goals.length ? goals.map((line) => h("li", { class: "goal" }, line)) : [h("li", { class: "empty" }, t("page.no_goals"))])]);
     return;
   }
-  $("#goals-title").textContent = "Goals";
+  $("#goals-title").textContent = t("page.goals");
   if (!gather) {
-    $("#phase").textContent = pitch ? "No gather right now." : "There is no such pitch.";
+    $("#phase").textContent = pitch ? t("page.no_match_now") : t("page.no_such_pitch");
     for (const id of ["#score-a", "#score-b"]) $(id).textContent = "0";
-    for (const [id, name] of [["#team-a-name", "Team A"], ["#team-b-name", "Team B"], ["#list-a-title", "Team A"], ["#list-b-title", "Team B"]]) $(id).textContent = name;
+    for (const [id, name] of [["#team-a-name", t("page.team_a")], ["#team-b-name", t("page.team_b")], ["#list-a-title", t("page.team_a")], ["#list-b-title", t("page.team_b")]]) $(id).textContent = name;
     replace($("#list-a")); replace($("#list-b")); replace($("#goals"));
     return;
   }
   const byId = playersById(state);
   const finished = gather.timer.status === "finished";
   const paused = gather.phase === "live" && gather.timer.status === "paused";
-  $("#phase").textContent = finished ? "Full time" : paused ? "Paused"
-    : isDelayed() && gather.phase === "live" ? "Delayed" : phaseText[gather.phase] || gather.phase;
+  $("#phase").textContent = finished ? t("page.full_time") : paused ? t("page.paused")
+    : isDelayed() && gather.phase === "live" ? t("page.delayed") : phaseText[gather.phase] || gather.phase;
   for (const team of ["A", "B"]) {
     const low = team.toLowerCase();
     $(`#team-${low}-name`).textContent = gather.teams[team].name;
@@ -62,7 +63,7 @@ export function renderMatch(state, pitchId, named) {
   replace($("#goals"), lines.length
     ? lines.map((event) => h("li", { class: event.cancelled ? "goal cancelled" : event.kind, dataset: { seq: event.seq } },
       eventText(event, gather, byId, false)))
-    : [h("li", { class: "empty" }, "No goals yet.")]);
+    : [h("li", { class: "empty" }, t("page.no_goals_yet"))]);
 }
 
 export function renderMatchClock(live, pitchId) {

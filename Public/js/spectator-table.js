@@ -1,6 +1,7 @@
 // The players' table (top scorers, every player's record with goals and assists, sortable by any
 // column) on the spectator page and the organiser's History tab, and the last results.
 
+import { t } from "./i18n.js";
 import { $, h, replace } from "./dom.js";
 import { dateText, historyGoalsText, resultText } from "./format.js";
 import { playersById } from "./state.js";
@@ -11,13 +12,13 @@ const RESULTS = 5;
 /// Each column's heading (short, with the full name for screen readers where it is cut) and what
 /// it sorts by; numbers start with the biggest, names with A. Both pages draw their heading from it.
 const COLUMNS = {
-  name: { label: "Player", first: "ascending", compare: (a, b) => a.name.localeCompare(b.name) },
-  games: { label: "GP", full: "games played", first: "descending", compare: (a, b) => a.stats.games - b.stats.games },
-  record: { label: "W-D-L", full: "wins, draws, losses", first: "descending",
+  name: { label: t("page.col_player"), first: "ascending", compare: (a, b) => a.name.localeCompare(b.name) },
+  games: { label: t("page.col_games"), full: t("page.col_games_full"), first: "descending", compare: (a, b) => a.stats.games - b.stats.games },
+  record: { label: t("page.col_record"), full: t("page.col_record_full"), first: "descending",
             compare: (a, b) => a.stats.wins - b.stats.wins || a.stats.draws - b.stats.draws || b.stats.losses - a.stats.losses },
-  goals: { label: "Goals", first: "descending", compare: (a, b) => a.stats.goals - b.stats.goals || a.stats.assists - b.stats.assists },
-  assists: { label: "Ast", full: "assists", first: "descending", compare: (a, b) => a.stats.assists - b.stats.assists || a.stats.goals - b.stats.goals },
-  rating: { label: "Rating", first: "descending", compare: (a, b) => a.rating - b.rating },
+  goals: { label: t("page.goals"), first: "descending", compare: (a, b) => a.stats.goals - b.stats.goals || a.stats.assists - b.stats.assists },
+  assists: { label: t("page.col_assists"), full: t("page.col_assists_full"), first: "descending", compare: (a, b) => a.stats.assists - b.stats.assists || a.stats.goals - b.stats.goals },
+  rating: { label: t("page.col_rating"), first: "descending", compare: (a, b) => a.rating - b.rating },
 };
 
 /// The heading row: a sort button per column.
@@ -72,7 +73,7 @@ export class StandingsTable {
       h("td", {}, player.stats.goals),
       h("td", {}, player.stats.assists),
       h("td", {}, player.rating)))
-      : [h("tr", {}, h("td", { colspan: "6", class: "empty" }, "No players yet."))]);
+      : [h("tr", {}, h("td", { colspan: "6", class: "empty" }, t("page.no_players_yet")))]);
   }
 
   renderTopScorers() {
@@ -81,9 +82,9 @@ export class StandingsTable {
       .sort((a, b) => COLUMNS.goals.compare(b, a) || a.name.localeCompare(b.name)).slice(0, TOP_SCORERS);
     replace($("#top-scorers"), scorers.length ? scorers.map((player) => h("li", {},
       h("span", { class: "who" }, player.name),
-      h("span", { class: "count" }, `— ${player.stats.goals} goal${player.stats.goals === 1 ? "" : "s"}`
-        + (player.stats.assists ? `, ${player.stats.assists} assist${player.stats.assists === 1 ? "" : "s"}` : ""))))
-      : [h("li", { class: "empty" }, "No goals in a finished gather yet.")]);
+      h("span", { class: "count" }, `— ${t("page.goals_count", { count: player.stats.goals })}`
+        + (player.stats.assists ? `, ${t("page.assists_count", { count: player.stats.assists })}` : ""))))
+      : [h("li", { class: "empty" }, t("page.no_finished_goals_yet"))]);
   }
 }
 
@@ -95,8 +96,8 @@ export function renderResults(state, namePitches) {
       const goals = historyGoalsText(entry, byId);
       const where = namePitches && entry.pitch ? `${entry.pitch.name} · ` : "";
       return h("li", {}, h("strong", {}, resultText(entry)),
-        goals ? h("span", { class: "scorers" }, `Goals: ${goals}`) : null,
+        goals ? h("span", { class: "scorers" }, t("page.goals_list", { goals })) : null,
         h("small", {}, where + dateText(entry.endedAt)));
     })
-    : [h("li", { class: "empty" }, "No finished gathers yet.")]);
+    : [h("li", { class: "empty" }, t("page.no_results_yet"))]);
 }

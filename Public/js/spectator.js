@@ -2,6 +2,7 @@
 // when several have a gather, else the one match there is (pitch 1 when none has).
 
 import { $ } from "./dom.js";
+import { t } from "./i18n.js";
 import { watchingText, linkLostText } from "./format.js";
 import { startPage } from "./page.js";
 import { Announcer } from "./announce.js";
@@ -40,7 +41,7 @@ startPage((live) => {
       renderCards(state, view.pitches);
       // "Live now" only over a match being played: cards that all say Full time are results.
       const playing = view.pitches.filter((id) => (state.pitches.find((pitch) => pitch.id === id) || {}).gather).length;
-      $("#venue-title").textContent = playing === view.pitches.length ? "Live now" : playing ? "Live now and just finished" : "Full time";
+      $("#venue-title").textContent = t(playing === view.pitches.length ? "page.live_now" : playing ? "page.live_and_finished" : "page.full_time");
     }
     else renderMatch(state, view.pitches[0], severalPitches);
     table.render(state);

@@ -11,7 +11,7 @@ extension AccountsCore {
                        into effects: inout [Effect]) {
         guard let session = clients[client], session.role == .organiser, let username = session.username else {
             return sendError(.forbidden, "Only organisers can do that; log in first.", id: id, to: client,
-                             into: &effects)
+                             into: &effects, reason: Sentence(.organisersOnly))
         }
         do {
             switch request {
@@ -31,7 +31,7 @@ extension AccountsCore {
             case .rotateInvite, .removeOrganiser, .transferOwner:
                 guard try store.organiser(username: username)?.owner == true else {
                     return sendError(.forbidden, "Only the owner of the group can do that.", id: id, to: client,
-                                     into: &effects)
+                                     into: &effects, reason: Sentence(.ownerOnly))
                 }
                 try ownerAction(request, owner: username, id: id, from: client, into: &effects)
             }
@@ -53,7 +53,7 @@ extension AccountsCore {
         case .removeOrganiser(let target), .transferOwner(let target):
             guard let target, Credentials.isValidUsername(target) else {
                 return sendError(.invalid, "Name an organiser: a username is 3–32 letters, digits, '_', '.' or '-'.",
-                                 id: id, to: client, into: &effects)
+                                 id: id, to: client, into: &effects, reason: Sentence(.nameAnOrganiser))
             }
             guard target.lowercased() != owner.lowercased() else {
                 let sentence = if case .removeOrganiser = request {
@@ -61,7 +61,8 @@ extension AccountsCore {
                 } else {
                     "You are the owner already; name another organiser."
                 }
-                return sendError(.invalid, sentence, id: id, to: client, into: &effects)
+                return sendError(.invalid, sentence, id: id, to: client, into: &effects, reason: Sentence(
+                    { if case .removeOrganiser = request { true } else { false } }() ? .cannotRemoveSelf : .alreadyOwner))
             }
             if case .removeOrganiser = request {
                 try remove(target, id: id, replyTo: client, into: &effects)
@@ -76,11 +77,14 @@ extension AccountsCore {
     private func remove(_ target: String, id: String?, replyTo client: ConnectionID?, into effects: inout [Effect]) throws {
         switch try store.removeOrganiser(username: target, at: environment.now()) {
         case .notFound:
-            if let client { sendError(.notFound, "There is no organiser called \(target).", id: id, to: client, into: &effects) }
+            if let client {
+                sendError(.notFound, "There is no organiser called \(target).", id: id, to: client, into: &effects,
+                          reason: Sentence(.noSuchOrganiser, ["username": .text(target)]))
+            }
         case .isOwner:
             if let client {
                 sendError(.invalid, "\(target) is the owner; make another organiser the owner first.", id: id, to: client,
-                          into: &effects)
+                          into: &effects, reason: Sentence(.ownerStays, ["username": .text(target)]))
             }
         case .done(let name, _):
             logger.notice("organiser removed", metadata: ["organiser.username": "\(name)"])
@@ -93,7 +97,10 @@ extension AccountsCore {
                           into effects: inout [Effect]) throws {
         switch try store.makeOwner(username: target) {
         case .notFound, .isOwner:
-            if let client { sendError(.notFound, "There is no organiser called \(target).", id: id, to: client, into: &effects) }
+            if let client {
+                sendError(.notFound, "There is no organiser called \(target).", id: id, to: client, into: &effects,
+                          reason: Sentence(.noSuchOrganiser, ["username": .text(target)]))
+            }
         case .done(let name, _):
             logger.notice("ownership transferred", metadata: ["organiser.username": "\(name)"])
             if let client { effects.append(.send(client, .account(id: id, .owner(name)))) }
@@ -107,17 +114,18 @@ extension AccountsCore {
     private func changePassword(current: String?, new: String?, username: String, id: String?, from client: ConnectionID,
                                 into effects: inout [Effect]) {
         guard let new, Credentials.passwordLength.contains(new.count), new.utf8.count <= Credentials.passwordLength.upperBound * 4 else {
-            return sendError(.invalid, "A new password is 8–128 characters.", id: id, to: client, into: &effects)
+            return sendError(.invalid, "A new password is 8–128 characters.", id: id, to: client, into: &effects,
+                             reason: Sentence(.newPasswordRule))
         }
         guard admitAttempt(username: username, id: id, from: client, into: &effects) else { return }
         guard let current, Credentials.passwordLength.contains(current.count) else {
             return failAttempt(.unauthorized, "That is not your current password.", username: username, id: id,
-                               client: client, into: &effects)
+                               client: client, into: &effects, reason: Sentence(.wrongPassword))
         }
         do {
             guard let account = try store.organiser(username: username) else {
                 return failAttempt(.unauthorized, "That is not your current password.", username: username, id: id,
-                                   client: client, into: &effects)
+                                   client: client, into: &effects, reason: Sentence(.wrongPassword))
             }
             clients[client]?.awaitingPassword = true
             requestPasswordCheck(.verifyPassword(PasswordJob(client: client, purpose: .changePassword, username: username,
@@ -135,7 +143,7 @@ extension AccountsCore {
         guard matches, let new = job.newPassword else {
             clients[job.client]?.awaitingPassword = false
             return failAttempt(.unauthorized, "That is not your current password.", username: job.username,
-                               id: job.requestID, client: job.client, into: &effects)
+                               id: job.requestID, client: job.client, into: &effects, reason: Sentence(.wrongPassword))
         }
         attemptSucceeded(job.client)
         requestPasswordCheck(.hashPassword(PasswordJob(client: job.client, purpose: .changePassword,

@@ -13,11 +13,11 @@ extension AccountsCore {
         guard admitAttempt(username: name, id: id, from: client, into: &effects) else { return }
         guard let name, Credentials.isValidUsername(name) else {
             return failAttempt(.invalid, "A username is 3–32 letters, digits, '_', '.' or '-'.", username: name,
-                               id: id, client: client, into: &effects)
+                               id: id, client: client, into: &effects, reason: Sentence(.usernameRule))
         }
         guard let secret = credentials.password, Credentials.passwordLength.contains(secret.count) else {
             return failAttempt(.invalid, "A password is 8–128 characters.", username: name, id: id, client: client,
-                               into: &effects)
+                               into: &effects, reason: Sentence(.passwordRule))
         }
         guard let code = inviteCode, code.uppercased() == self.inviteCode.uppercased()
         else {
@@ -27,7 +27,8 @@ extension AccountsCore {
         do {
             if try store.organiser(username: name) != nil {
                 return failAttempt(.usernameTaken, "The username \(name) is taken; choose another.", username: name,
-                                   id: id, client: client, into: &effects)
+                                   id: id, client: client, into: &effects,
+                                   reason: Sentence(.usernameTaken, ["username": .text(name)]))
             }
         } catch {
             return internalError(error, id: id, client: client, into: &effects)
@@ -45,7 +46,8 @@ extension AccountsCore {
             guard try store.insertOrganiser(username: job.username, passwordHash: encodedHash, at: environment.now())
             else {
                 return failAttempt(.usernameTaken, "The username \(job.username) is taken; choose another.",
-                                   username: job.username, id: job.requestID, client: job.client, into: &effects)
+                                   username: job.username, id: job.requestID, client: job.client, into: &effects,
+                                   reason: Sentence(.usernameTaken, ["username": .text(job.username)]))
             }
             try grantSession(username: job.username, id: job.requestID, to: job.client, into: &effects)
             logger.info("organiser registered", metadata: ["organiser.username": "\(job.username)"])
@@ -59,7 +61,7 @@ extension AccountsCore {
         guard admitAttempt(username: name, id: id, from: client, into: &effects) else { return }
         guard let name, let secret = credentials.password, Credentials.passwordLength.contains(secret.count) else {
             return failAttempt(.unauthorized, "Wrong username or password.", username: name, id: id, client: client,
-                               into: &effects)
+                               into: &effects, reason: Sentence(.wrongCredentials))
         }
         do {
             let organiser = try store.organiser(username: name)
@@ -80,7 +82,8 @@ extension AccountsCore {
         do {
             guard matches, try store.organiser(username: job.username) != nil else {
                 return failAttempt(.unauthorized, "Wrong username or password.", username: job.username,
-                                   id: job.requestID, client: job.client, into: &effects)
+                                   id: job.requestID, client: job.client, into: &effects,
+                                   reason: Sentence(.wrongCredentials))
             }
             try grantSession(username: job.username, id: job.requestID, to: job.client, into: &effects)
         } catch {
@@ -91,7 +94,8 @@ extension AccountsCore {
     func resume(token: String?, id: String?, from client: ConnectionID, into effects: inout [Effect]) {
         let now = environment.now()
         guard let token, (16...256).contains(token.utf8.count) else {
-            return sendError(.unauthorized, "That session has ended; log in again.", id: id, to: client, into: &effects)
+            return sendError(.unauthorized, "That session has ended; log in again.", id: id, to: client, into: &effects,
+                             reason: Sentence(.sessionOver))
         }
         let tokenHash = environment.hashToken(token)
         do {
@@ -100,7 +104,7 @@ extension AccountsCore {
                                                            now: now)
             else {
                 return sendError(.unauthorized, "That session has ended; log in again.", id: id, to: client,
-                                 into: &effects)
+                                 into: &effects, reason: Sentence(.sessionOver))
             }
             try becomeOrganiser(client, username: username, token: token, tokenHash: tokenHash)
             effects.append(.send(client, .session(try sessionGrant(for: client))))
@@ -163,10 +167,10 @@ extension AccountsCore {
 
     /// The attempt was counted when it was admitted; a failure may now lock its keys.
     func failAttempt(_ code: ErrorCode, _ message: String, username: String?, id: String?, client: ConnectionID,
-                     into effects: inout [Effect]) {
+                     into effects: inout [Effect], reason: Sentence? = nil) {
         gate.failed(clients[client]?.attemptKeys ?? [], now: environment.now())
         clients[client]?.attemptKeys = []
-        sendError(code, message, id: id, to: client, into: &effects)
+        sendError(code, message, id: id, to: client, into: &effects, reason: reason)
     }
 
     /// The attempt succeeded: it does not count against the limit.
@@ -214,6 +218,7 @@ extension AccountsCore {
         clients[client]?.awaitingPassword = false
         logger.error("account request failed inside the server", metadata: ["client.id": "\(client)",
                                                                              "error": "\(error)"])
-        sendError(.internalError, "The server could not do that; try again.", id: id, to: client, into: &effects)
+        sendError(.internalError, "The server could not do that; try again.", id: id, to: client, into: &effects,
+                  reason: Sentence(.saveFailed))
     }
 }

@@ -104,8 +104,8 @@ final class AccountsCore: CoreScope {
 
     /// Every `error` of this scope goes through here, so each one is counted once.
     func sendError(_ code: ErrorCode, _ message: String, id: String?, to client: ConnectionID,
-                   into effects: inout [Effect]) {
+                   into effects: inout [Effect], reason: Sentence? = nil) {
         tally.errorsByCode[code.rawValue, default: 0] += 1
-        effects.append(.send(client, .error(code: code, message: message, id: id)))
+        effects.append(.send(client, .error(code: code, message: message, id: id, reason: reason)))
     }
 }

@@ -89,6 +89,13 @@ struct Arbiter {
         return "\(organiser) changed \(what) \(ago). Check the screen and try again."
     }
 
+    /// The same as a key and params: who (none for the timer) and how many seconds ago.
+    static func conflictSentence(entry: JournalEntry, now: Int64) -> Sentence {
+        let seconds = SentenceParam.number(Int(max(0, now - entry.at) / 1000))
+        guard let organiser = entry.organiser else { return Sentence(.timerChangedMeanwhile, ["seconds": seconds]) }
+        return Sentence(.changedMeanwhile, ["organiser": .text(organiser), "seconds": seconds])
+    }
+
     static func describeAge(_ milliseconds: Int64) -> String {
         let seconds = max(0, milliseconds) / 1000
         if seconds < 2 { return "just now" }

@@ -126,7 +126,7 @@ enum ClientMessageDecoder {
     }
 
     private static func action(_ json: JSONValue?) -> Result<Action, Rejection> {
-        guard let json else { return .failure(Rejection(.invalid, "The command needs an \"action\".")) }
+        guard let json else { return .failure(Rejection(.invalid, .actionUnreadable, "The command needs an \"action\".")) }
         return ActionDecoder.decode(json)
     }
 }

@@ -70,7 +70,7 @@ public final class CoordinatorCore {
         case .messagesDropped(let client, let count):
             guard connections[client] != nil, count > 0 else { break }
             sendError(.rateLimited, "The server is busy; \(count) of your messages were not read. Wait a moment and try again.",
-                      id: nil, to: client, into: &effects)
+                      id: nil, to: client, into: &effects, reason: Sentence(.unreadMessages, ["count": .number(count)]))
         case .countdownWoke(let pitch):
             effects += match.handle(.countdownWoke(pitch: pitch))
         case .presenceWoke:
@@ -108,11 +108,11 @@ public final class CoordinatorCore {
         guard takeToken(client) else {
             if case .command(let command) = envelope.message {
                 effects += match.handle(.commandRefused(id: command.id, from: client, Rejection(
-                    .rateLimited, "Too many commands at once; wait a moment and try again.")))
+                    .rateLimited, .tooManyCommands, "Too many commands at once; wait a moment and try again.")))
                 return
             }
             return sendError(.rateLimited, "Too many messages at once; wait a moment and try again.",
-                             id: envelope.id, to: client, into: &effects)
+                             id: envelope.id, to: client, into: &effects, reason: Sentence(.tooManyMessages))
         }
         if connections[client]?.door == .spectator {
             return refuseOnSpectatorDoor(envelope, from: client, into: &effects)
@@ -134,12 +134,13 @@ public final class CoordinatorCore {
         switch envelope.message {
         case .register, .login, .resume, .account:
             sendError(.tlsRequired, "Organisers log in over the secure address: \(environment.organiserAddress()).",
-                      id: envelope.id, to: client, into: &effects)
+                      id: envelope.id, to: client, into: &effects,
+                      reason: Sentence(.secureAddress, ["address": .text(environment.organiserAddress())]))
         case .logout:
             effects.append(.send(client, .session(nil)))
         case .command(let command):
             effects += match.handle(.commandRefused(id: command.id, from: client, Rejection(
-                .forbidden, "This address is for watching; organisers use \(environment.organiserAddress()).")))
+                .forbidden, .watchingAddress, ["address": .text(environment.organiserAddress())], "This address is for watching; organisers use \(environment.organiserAddress()).")))
         }
     }
 
@@ -153,9 +154,9 @@ public final class CoordinatorCore {
 
     /// Every `error` of the parent goes through here, so each one is counted once.
     private func sendError(_ code: ErrorCode, _ message: String, id: String?, to client: ConnectionID,
-                           into effects: inout [Effect]) {
+                           into effects: inout [Effect], reason: Sentence? = nil) {
         ownTally.errorsByCode[code.rawValue, default: 0] += 1
-        effects.append(.send(client, .error(code: code, message: message, id: id)))
+        effects.append(.send(client, .error(code: code, message: message, id: id, reason: reason)))
     }
 
     // MARK: - Presence

@@ -22,7 +22,8 @@ struct GroupDirectory {
         try store.activity(before: before, limit: limit).map { entry in
             ActivityItem(version: entry.version, at: entry.at, organiser: entry.organiser, kind: entry.kind.rawValue,
                          pitch: entry.pitch ?? ActivitySentence.pitch(of: entry.subjects),
-                         summary: entry.summary ?? ActivitySentence.fallback(kind: entry.kind.rawValue))
+                         summary: entry.summary ?? ActivitySentence.fallback(kind: entry.kind.rawValue),
+                         sentence: entry.sentence ?? ActivitySentence.earlier(kind: entry.kind.rawValue))
         }
     }
 }

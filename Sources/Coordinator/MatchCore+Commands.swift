@@ -13,7 +13,7 @@ extension MatchCore {
                        judgedAlso: Set<Subject> = [], into effects: inout [Effect]) {
         let id = command.id
         guard let organiser else {
-            reject(id, Rejection(.forbidden, "Only organisers can change the gather; log in first."), to: client,
+            reject(id, Rejection(.forbidden, .logInFirst, "Only organisers can change the gather; log in first."), to: client,
                    into: &effects)
             return
         }
@@ -32,7 +32,8 @@ extension MatchCore {
             case .applied(let next, let subjects, let kind, let described):
                 let entry = JournalEntry(version: version + 1, organiser: organiser, commandID: id, kind: kind,
                                          subjects: subjects, at: now, pitch: described.pitch,
-                                         summary: described.sentence)
+                                         summary: ActivitySentence.english(described.sentence),
+                                         sentence: described.sentence)
                 try commit(next, entry: entry, into: &effects)
                 tally.commandsApplied += 1
                 effects.append(.send(client, .ack(id: id, version: version)))
@@ -46,19 +47,20 @@ extension MatchCore {
                 ? "The server's disk is full, so this change could not be saved; nothing was applied. "
                     + "Tell whoever runs the server, then try again."
                 : "The server could not save this change; nothing was applied. Try again."
-            sendError(.internalError, sentence, id: id, to: client, into: &effects)
+            sendError(.internalError, sentence, id: id, to: client, into: &effects,
+                      reason: Sentence((error as? StoreError)?.kind == .full ? .diskFull : .saveFailed))
         }
     }
 
     private enum Decision {
         case rejected(Rejection)
         /// `described`: the activity list's sentence and pitch, worded from the state before and after.
-        case applied(GatherState, subjects: Set<Subject>, kind: ActionKind, described: (sentence: String, pitch: Int?))
+        case applied(GatherState, subjects: Set<Subject>, kind: ActionKind, described: (sentence: Sentence, pitch: Int?))
     }
 
     private func decide(_ command: Command, organiser: String, now: Int64, judgedAlso: Set<Subject>) throws -> Decision {
         guard let base = command.base, (0...version).contains(base) else {
-            return .rejected(Rejection(.invalid,
+            return .rejected(Rejection(.invalid, .badBase, ["max": .number(version)],
                                        "\"base\" must be the last version you saw, a whole number from 0 to \(version)."))
         }
         let decoded: Action
@@ -71,10 +73,11 @@ extension MatchCore {
             switch arbiter.judge(after: base, version: version, subjects: subjects.union(judgedAlso), organiser: organiser) {
             case .clear: break
             case .conflict(let entry, let subject):
-                return .rejected(Rejection(.conflict, Arbiter.conflictMessage(entry: entry, subject: subject,
+                return .rejected(Rejection(.conflict, sentence: Arbiter.conflictSentence(entry: entry, now: now),
+                                           Arbiter.conflictMessage(entry: entry, subject: subject,
                                                                               state: state, now: now)))
             case .tooOld:
-                return .rejected(Rejection(.conflict, "Your screen is too far behind to tell what changed since; "
+                return .rejected(Rejection(.conflict, .screenBehind, "Your screen is too far behind to tell what changed since; "
                                            + "check the latest state and try again."))
             }
         }
@@ -112,7 +115,8 @@ extension MatchCore {
         let entry = JournalEntry(version: version + 1, organiser: nil, commandID: nil, kind: .timerExpired,
                                  subjects: Set(expired.map(Subject.timer)), at: now,
                                  pitch: expired.count == 1 ? expired.first : nil,
-                                 summary: "Full time on \(names): the timer ran out")
+                                 summary: "Full time on \(names): the timer ran out",
+                                 sentence: ActivitySentence.fullTime(pitches: expired.compactMap { state.pitch($0)?.name }))
         do {
             try commit(next, entry: entry, into: &effects)
             return true

@@ -217,13 +217,29 @@ public enum RejectionCode: String, Sendable, Codable {
     case possibleDuplicate = "possible_duplicate"
 }
 
-/// Why an action was not applied, in words a person can act on.
+/// Why an action was not applied, in words a person can act on: the English `message`, and the
+/// same sentence as a key and params (`reason`) that a page says in its reader's language.
 public struct Rejection: Error, Equatable, Sendable, Codable {
     public let code: RejectionCode
     public let message: String
+    public let reason: Sentence
 
+    /// A rejection whose sentence has no key of its own: its code's generic key.
     public init(_ code: RejectionCode, _ message: String) {
+        self.init(code, sentence: Sentence(SentenceKey(code)), message)
+    }
+
+    public init(_ code: RejectionCode, sentence reason: Sentence, _ message: String) {
         self.code = code
         self.message = message
+        self.reason = reason
+    }
+
+    public init(_ code: RejectionCode, _ key: SentenceKey, _ message: String) {
+        self.init(code, sentence: Sentence(key), message)
+    }
+
+    public init(_ code: RejectionCode, _ key: SentenceKey, _ params: [String: SentenceParam], _ message: String) {
+        self.init(code, sentence: Sentence(key, params), message)
     }
 }

@@ -28,7 +28,7 @@ public enum ActionDecoder {
         } catch let rejection as Rejection {
             return .failure(rejection)
         } catch {
-            return .failure(Rejection(.invalid, "The action could not be read."))
+            return .failure(Rejection(.invalid, .actionUnreadable, "The action could not be read."))
         }
     }
 
@@ -238,28 +238,35 @@ public enum ActionDecoder {
     /// another's, a name look blank, or reorder what a phone shows.
     static func text(_ value: JSONValue?, field: String, length: ClosedRange<Int>) throws -> String? {
         guard let raw = value?.stringValue else {
-            throw invalid("\(field) must be text of \(length.lowerBound)–\(length.upperBound) characters.")
+            throw invalid(.textLength, ["min": .number(length.lowerBound), "max": .number(length.upperBound)], "\(field) must be text of \(length.lowerBound)–\(length.upperBound) characters.")
         }
         let trimmed = raw.trimmingWhitespace()
         guard trimmed.utf8.count <= length.upperBound * bytesPerCharacter else {
-            throw invalid("\(field) is too long: at most \(length.upperBound) characters.")
+            throw invalid(.textTooLong, ["max": .number(length.upperBound)], "\(field) is too long: at most \(length.upperBound) characters.")
         }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw invalid("\(field) cannot contain control characters.")
+            throw invalid(.textCharacters, "\(field) cannot contain control characters.")
         }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) else {
-            throw invalid("\(field) cannot contain invisible formatting characters.")
+            throw invalid(.textCharacters, "\(field) cannot contain invisible formatting characters.")
         }
         guard !trimmed.unicodeScalars.contains(where: VisibleText.isInvisible) else {
-            throw invalid("\(field) cannot contain invisible characters (fillers, joiners or variation selectors).")
+            throw invalid(.textCharacters, "\(field) cannot contain invisible characters (fillers, joiners or variation selectors).")
         }
         guard length.contains(trimmed.count) else {
-            throw invalid("\(field) must be \(length.lowerBound)–\(length.upperBound) characters long.")
+            throw invalid(.textLength, ["min": .number(length.lowerBound), "max": .number(length.upperBound)], "\(field) must be \(length.lowerBound)–\(length.upperBound) characters long.")
         }
         return trimmed
     }
 
-    private static func invalid(_ message: String) -> Rejection { Rejection(.invalid, message) }
+    /// A command the pages never send (they check first): one key, "the change could not be read".
+    private static func invalid(_ message: String) -> Rejection { Rejection(.invalid, .actionUnreadable, message) }
+
+    private static func invalid(_ key: SentenceKey, _ message: String) -> Rejection { Rejection(.invalid, key, message) }
+
+    private static func invalid(_ key: SentenceKey, _ params: [String: SentenceParam], _ message: String) -> Rejection {
+        Rejection(.invalid, key, params, message)
+    }
 }
 
 extension String {

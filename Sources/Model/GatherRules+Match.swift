@@ -7,10 +7,10 @@ extension GatherRules {
         switch action {
         case .createGather(let ids):
             guard pitch.gather == nil else {
-                throw Rejection(.wrongPhase, "A gather is already under way on \(pitch.name); end or cancel it first.")
+                throw Rejection(.wrongPhase, .gatherUnderWay, ["pitch": .text(pitch.name)], "A gather is already under way on \(pitch.name); end or cancel it first.")
             }
             guard ids.count <= ActiveGather.maximumPlayers else {
-                throw Rejection(.outOfRange, "A gather can hold at most \(ActiveGather.maximumPlayers) players.")
+                throw Rejection(.outOfRange, .gatherFull, ["max": .number(ActiveGather.maximumPlayers)], "A gather can hold at most \(ActiveGather.maximumPlayers) players.")
             }
             if let missing = ids.first(where: { state.player($0) == nil }) { throw notFound(missing) }
             for id in ids { try requireFree(id, in: state) }
@@ -33,12 +33,12 @@ extension GatherRules {
             var gather = try activeGather(pitch)
             guard let player = state.player(id) else { throw notFound(id) }
             if placement == .out, !gather.contains(id) {
-                throw Rejection(.notFound, "\(player.name) is not in this gather.")
+                throw Rejection(.notFound, .playerNotInGather, ["player": .text(player.name)], "\(player.name) is not in this gather.")
             }
             if placement != .out, !gather.contains(id) {
                 try requireFree(id, in: state)
                 guard gather.memberIDs.count < ActiveGather.maximumPlayers else {
-                    throw Rejection(.outOfRange, "A gather can hold at most \(ActiveGather.maximumPlayers) players.")
+                    throw Rejection(.outOfRange, .gatherFull, ["max": .number(ActiveGather.maximumPlayers)], "A gather can hold at most \(ActiveGather.maximumPlayers) players.")
                 }
             }
             gather.remove(id)
@@ -53,14 +53,14 @@ extension GatherRules {
         case .balanceTeams:
             var gather = try activeGather(pitch)
             guard gather.phase == .setup else {
-                throw Rejection(.wrongPhase, "Teams are balanced before kick-off; move players by hand during the match.")
+                throw Rejection(.wrongPhase, .balanceBeforeKickOff, "Teams are balanced before kick-off; move players by hand during the match.")
             }
             try requireRoom(gather)
             let candidates = gather.memberIDs.compactMap { id in
                 state.player(id).map { BalanceCandidate(id: id, rating: $0.rating, isGoalkeeper: $0.position == .goalkeeper) }
             }
             guard let teams = TeamBalancer.balance(candidates) else {
-                throw Rejection(.invalid, "Balancing needs at least two players in the gather.")
+                throw Rejection(.invalid, .balanceNeedsTwo, "Balancing needs at least two players in the gather.")
             }
             gather.teamA.players = teams.teamA
             gather.teamB.players = teams.teamB
@@ -86,9 +86,9 @@ extension GatherRules {
             gather[side].colour = colour
 
         case .startGather:
-            guard gather.phase == .setup else { throw Rejection(.wrongPhase, "The gather has already kicked off.") }
+            guard gather.phase == .setup else { throw Rejection(.wrongPhase, .alreadyKickedOff, "The gather has already kicked off.") }
             guard !gather.teamA.players.isEmpty, !gather.teamB.players.isEmpty else {
-                throw Rejection(.invalid, "Both teams need at least one player before kick-off.")
+                throw Rejection(.invalid, .teamsNeedPlayers, "Both teams need at least one player before kick-off.")
             }
             try requireRoom(gather)
             gather.phase = .live
@@ -99,7 +99,7 @@ extension GatherRules {
             try requireRoom(gather)
             if delta > 0 {
                 guard gather.score[side] < Score.range.upperBound else {
-                    throw Rejection(.outOfRange,
+                    throw Rejection(.outOfRange, .scoreAtMost, ["team": .text(gather[side].name), "max": .number(Score.range.upperBound)],
                                     "\(gather[side].name) already has \(Score.range.upperBound) goals, the most a score can show.")
                 }
                 try checkCredit(scorer: scorer, assist: assist, side: side, in: gather)
@@ -111,7 +111,7 @@ extension GatherRules {
                                     by: context.by, playerId: scorer, assistId: assist))
             } else {
                 guard let goal = latestStandingGoal(of: side, in: gather) else {
-                    throw Rejection(.outOfRange, "\(gather[side].name) has no goals to take away.")
+                    throw Rejection(.outOfRange, .noGoalsToTake, ["team": .text(gather[side].name)], "\(gather[side].name) has no goals to take away.")
                 }
                 cancel(goal, in: &gather, context)
             }
@@ -119,9 +119,9 @@ extension GatherRules {
         case .setScorer(let seq, let scorer, let assist):
             guard let goal = gather.event(seq: seq), goal.kind == .goal, let side = goal.team,
                   let index = gather.events.firstIndex(where: { $0.seq == seq })
-            else { throw Rejection(.notFound, "There is no goal #\(seq) in this gather.") }
+            else { throw Rejection(.notFound, .noSuchGoal, ["goal": .number(seq)], "There is no goal #\(seq) in this gather.") }
             guard scorer != nil || assist == nil else {
-                throw Rejection(.invalid, "Name the scorer before the assist.")
+                throw Rejection(.invalid, .assistNeedsScorer, "Name the scorer before the assist.")
             }
             try checkCredit(scorer: scorer, assist: assist, side: side, in: gather)
             gather.events[index].playerId = scorer
@@ -129,17 +129,17 @@ extension GatherRules {
 
         case .cancelGoal(let seq):
             guard let goal = gather.event(seq: seq), goal.kind == .goal, goal.cancelled != true else {
-                throw Rejection(.notFound, "There is no goal #\(seq) still standing in this gather.")
+                throw Rejection(.notFound, .noStandingGoal, ["goal": .number(seq)], "There is no goal #\(seq) still standing in this gather.")
             }
             try requireRoom(gather)
             cancel(goal, in: &gather, context)
 
         case .restoreGoal(let seq):
             guard let goal = gather.event(seq: seq), goal.kind == .goal, goal.cancelled == true, let side = goal.team else {
-                throw Rejection(.notFound, "There is no cancelled goal #\(seq) in this gather to bring back.")
+                throw Rejection(.notFound, .noCancelledGoal, ["goal": .number(seq)], "There is no cancelled goal #\(seq) in this gather to bring back.")
             }
             guard gather.score[side] < Score.range.upperBound else {
-                throw Rejection(.outOfRange,
+                throw Rejection(.outOfRange, .scoreAtMost, ["team": .text(gather[side].name), "max": .number(Score.range.upperBound)],
                                 "\(gather[side].name) already has \(Score.range.upperBound) goals, the most a score can show.")
             }
             try requireRoom(gather)
@@ -147,7 +147,7 @@ extension GatherRules {
 
         case .setTimer(let minutes, let seconds):
             guard gather.timer.status != .running else {
-                throw Rejection(.wrongPhase, "Pause the timer before setting a new time.")
+                throw Rejection(.wrongPhase, .pauseBeforeSetting, "Pause the timer before setting a new time.")
             }
             try requireRoom(gather)
             gather.timer = MatchTimer(durationSeconds: minutes * 60 + seconds)
@@ -156,11 +156,11 @@ extension GatherRules {
         case .startTimer:
             try requireLive(gather, doing: "start the timer")
             switch gather.timer.status {
-            case .running: throw Rejection(.wrongPhase, "The timer is already running.")
-            case .finished: throw Rejection(.wrongPhase, "Time is up; reset the timer or set a new time first.")
+            case .running: throw Rejection(.wrongPhase, .timerRunning, "The timer is already running.")
+            case .finished: throw Rejection(.wrongPhase, .timeUpReset, "Time is up; reset the timer or set a new time first.")
             case .stopped, .paused:
                 guard gather.timer.remainingMs > 0 else {
-                    throw Rejection(.wrongPhase, "There is no time left; set a new time first.")
+                    throw Rejection(.wrongPhase, .noTimeLeft, "There is no time left; set a new time first.")
                 }
                 try requireRoom(gather)
                 gather.timer.status = .running
@@ -170,11 +170,11 @@ extension GatherRules {
                                       matchMs: gather.timer.playedMs(at: context.now), by: context.by))
 
         case .pauseTimer:
-            guard gather.timer.status == .running else { throw Rejection(.wrongPhase, "The timer is not running.") }
+            guard gather.timer.status == .running else { throw Rejection(.wrongPhase, .timerNotRunning, "The timer is not running.") }
             // A pause landing after zero but before the countdown's wake-up would freeze the clock
             // as "paused" at 00:00, never `finished` and without full time; let it finish instead.
             guard gather.timer.remainingMs(at: context.now) > 0 else {
-                throw Rejection(.wrongPhase, "Time is up; the timer is finishing.")
+                throw Rejection(.wrongPhase, .timerFinishing, "Time is up; the timer is finishing.")
             }
             try requireRoom(gather)
             gather.timer.remainingMs = gather.timer.remainingMs(at: context.now)
@@ -234,7 +234,9 @@ extension GatherRules {
         guard age < duplicateWindowMs else { return nil }
         let seconds = age / 1000
         let when = seconds < 1 ? "just now" : "\(seconds) s ago"
-        return Rejection(.possibleDuplicate, "\(by) added a goal for \(gather[side].name) \(when). Add another?")
+        return Rejection(.possibleDuplicate, .duplicateGoal,
+                         ["organiser": .text(by), "team": .text(gather[side].name), "seconds": .number(Int(seconds))],
+                         "\(by) added a goal for \(gather[side].name) \(when). Add another?")
     }
 
     /// A scorer and an assist must be players of the scoring team in this gather, and two people.
@@ -242,17 +244,18 @@ extension GatherRules {
         let team = gather[side]
         for (id, role) in [(scorer, "scorer"), (assist, "assist")] {
             if let id, !team.players.contains(id) {
-                throw Rejection(.invalid, "The \(role) must be a player of \(team.name).")
+                throw Rejection(.invalid, role == "scorer" ? .scorerNotInTeam : .assistNotInTeam, ["team": .text(team.name)],
+                                "The \(role) must be a player of \(team.name).")
             }
         }
-        if let scorer, scorer == assist { throw Rejection(.invalid, "A player cannot assist their own goal.") }
+        if let scorer, scorer == assist { throw Rejection(.invalid, .ownAssist, "A player cannot assist their own goal.") }
     }
 
     // MARK: - Checks
 
     private static func activeGather(_ pitch: Pitch) throws -> ActiveGather {
         guard let gather = pitch.gather else {
-            throw Rejection(.wrongPhase, "There is no gather under way on \(pitch.name); create one first.")
+            throw Rejection(.wrongPhase, .noGather, ["pitch": .text(pitch.name)], "There is no gather under way on \(pitch.name); create one first.")
         }
         return gather
     }
@@ -264,19 +267,19 @@ extension GatherRules {
     }
 
     private static func requireLive(_ gather: ActiveGather, doing what: String) throws {
-        guard gather.phase == .live else { throw Rejection(.wrongPhase, "Kick off the gather before you \(what).") }
+        guard gather.phase == .live else { throw Rejection(.wrongPhase, .kickOffFirst, "Kick off the gather before you \(what).") }
     }
 
     private static func requireRoom(_ gather: ActiveGather) throws {
         guard gather.hasRoomForEvents else {
-            throw Rejection(.outOfRange, "This gather's timeline is full (\(ActiveGather.maximumEvents) events); end it and start another.")
+            throw Rejection(.outOfRange, .timelineFull, ["max": .number(ActiveGather.maximumEvents)], "This gather's timeline is full (\(ActiveGather.maximumEvents) events); end it and start another.")
         }
     }
 
     /// A player plays in at most one gather at a time.
     static func requireFree(_ id: Player.ID, in state: GatherState) throws {
         if let other = state.pitch(playing: id), let player = state.player(id) {
-            throw Rejection(.inUse, "\(player.name) is playing on \(other.name); take them out there first.")
+            throw Rejection(.inUse, .playerOnOtherPitch, ["player": .text(player.name), "pitch": .text(other.name)], "\(player.name) is playing on \(other.name); take them out there first.")
         }
     }
 }

@@ -33,7 +33,7 @@ public enum GatherRules {
         } catch let rejection as Rejection {
             return .failure(rejection)
         } catch {
-            return .failure(Rejection(.invalid, "The action could not be applied."))
+            return .failure(Rejection(.invalid, .actionUnreadable, "The action could not be applied."))
         }
         state = next
         return .success(())
@@ -118,7 +118,7 @@ public enum GatherRules {
         switch action {
         case .addPlayer(let changes):
             guard state.players.count < GatherState.maximumPlayers else {
-                throw Rejection(.outOfRange, "The roster is full (\(GatherState.maximumPlayers) players); remove someone first.")
+                throw Rejection(.outOfRange, .rosterFull, ["max": .number(GatherState.maximumPlayers)], "The roster is full (\(GatherState.maximumPlayers) players); remove someone first.")
             }
             let player = changes.applied(to: Player(id: state.nextPlayerID, name: ""))
             state.players.append(player)
@@ -131,13 +131,13 @@ public enum GatherRules {
         case .removePlayer(let id):
             guard let index = state.playerIndex(id) else { throw notFound(id) }
             if let pitch = state.pitch(playing: id) {
-                throw Rejection(.inUse, "\(state.players[index].name) is in the gather on \(pitch.name); take them out first.")
+                throw Rejection(.inUse, .playerInGather, ["player": .text(state.players[index].name), "pitch": .text(pitch.name)], "\(state.players[index].name) is in the gather on \(pitch.name); take them out first.")
             }
             state.players.remove(at: index)
 
         case .addPitch(let name):
             guard state.pitches.count < Pitch.maximumCount else {
-                throw Rejection(.outOfRange, "A venue can have at most \(Pitch.maximumCount) pitches.")
+                throw Rejection(.outOfRange, .pitchesFull, ["max": .number(Pitch.maximumCount)], "A venue can have at most \(Pitch.maximumCount) pitches.")
             }
             try requireUnusedPitchName(name, in: state, except: nil)
             state.pitches.append(Pitch(id: state.nextPitchID, name: name))
@@ -149,10 +149,10 @@ public enum GatherRules {
             state.pitches[index].name = name
 
         case .removePitch(let id):
-            guard id != Pitch.firstID else { throw Rejection(.invalid, "Pitch 1 is always there; it cannot be removed.") }
+            guard id != Pitch.firstID else { throw Rejection(.invalid, .firstPitchKept, "Pitch 1 is always there; it cannot be removed.") }
             guard let index = state.pitchIndex(id) else { throw pitchNotFound(id) }
             guard state.pitches[index].gather == nil else {
-                throw Rejection(.inUse, "\(state.pitches[index].name) has a gather under way; end or cancel it first.")
+                throw Rejection(.inUse, .pitchInUse, ["pitch": .text(state.pitches[index].name)], "\(state.pitches[index].name) has a gather under way; end or cancel it first.")
             }
             state.pitches.remove(at: index)
 
@@ -168,18 +168,18 @@ public enum GatherRules {
     private static func requireUnusedPitchName(_ name: String, in state: GatherState, except id: Pitch.ID?) throws {
         let key = VisibleText.comparisonKey(name)
         if state.pitches.contains(where: { $0.id != id && VisibleText.comparisonKey($0.name) == key }) {
-            throw Rejection(.invalid, "There is already a pitch called \(name); choose another name.")
+            throw Rejection(.invalid, .pitchNameTaken, ["name": .text(name)], "There is already a pitch called \(name); choose another name.")
         }
     }
 
     // MARK: - Helpers
 
     static func notFound(_ id: Player.ID) -> Rejection {
-        Rejection(.notFound, "There is no player with id \(id); they may have been removed.")
+        Rejection(.notFound, .noSuchPlayer, ["id": .number(id)], "There is no player with id \(id); they may have been removed.")
     }
 
     static func pitchNotFound(_ id: Pitch.ID) -> Rejection {
-        Rejection(.notFound, "There is no pitch \(id); it may have been removed.")
+        Rejection(.notFound, .noSuchPitch, ["id": .number(id)], "There is no pitch \(id); it may have been removed.")
     }
 
     static func latestStandingGoal(of side: TeamSide, in gather: ActiveGather) -> GatherEvent? {

@@ -48,14 +48,18 @@ public struct ActivityItem: Equatable, Sendable {
     public var kind: String
     public var pitch: Int?
     public var summary: String
+    /// The same sentence as a key and params, for a page to say in its reader's language.
+    public var sentence: Sentence
 
-    public init(version: Int, at: Int64, organiser: String?, kind: String, pitch: Int?, summary: String) {
+    public init(version: Int, at: Int64, organiser: String?, kind: String, pitch: Int?, summary: String,
+                sentence: Sentence) {
         self.version = version
         self.at = at
         self.organiser = organiser
         self.kind = kind
         self.pitch = pitch
         self.summary = summary
+        self.sentence = sentence
     }
 }
 
@@ -83,7 +87,8 @@ enum AccountPresenter {
         var members: [String: JSONValue] = ["type": "activity", "items": .array(items.map { item in
             ["version": .int(item.version), "at": .int(Int(item.at)),
              "organiser": item.organiser.map(JSONValue.string) ?? .null, "kind": .string(item.kind),
-             "pitch": item.pitch.map { .int($0) } ?? .null, "summary": .string(item.summary)]
+             "pitch": item.pitch.map { .int($0) } ?? .null, "summary": .string(item.summary),
+             "reason": .string(item.sentence.key.rawValue), "params": item.sentence.paramsJSON]
         })]
         if let id { members["id"] = .string(id) }
         return .object(members)

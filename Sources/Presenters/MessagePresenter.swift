@@ -32,16 +32,19 @@ public enum MessagePresenter {
             return ["type": "ack", "id": .string(id), "version": .int(version)]
         case .rejected(let id, let rejection, let version):
             return ["type": "rejected", "id": .string(id), "code": .string(rejection.code.rawValue),
-                    "message": .string(rejection.message), "version": .int(version)]
+                    "message": .string(rejection.message), "version": .int(version),
+                    "reason": .string(rejection.reason.key.rawValue), "params": rejection.reason.paramsJSON]
         case .account(let id, let reply):
             return AccountPresenter.json(id, reply)
         case .activity(let id, let items):
             return AccountPresenter.json(id, activity: items)
         case .sessionEnded(let reason):
             return ["type": "session", "role": .string(Role.spectator.rawValue), "reason": .string(reason.rawValue)]
-        case .error(let code, let message, let id):
+        case .error(let code, let message, let id, let reason):
+            let sentence = reason ?? Sentence(SentenceKey(rawValue: code.rawValue) ?? .invalid)
             var members: [String: JSONValue] = ["type": "error", "code": .string(code.rawValue),
-                                                "message": .string(message)]
+                                                "message": .string(message),
+                                                "reason": .string(sentence.key.rawValue), "params": sentence.paramsJSON]
             if let id { members["id"] = .string(id) }
             return .object(members)
         }

@@ -38,7 +38,8 @@ public enum ServerMessage: Equatable, Sendable {
     case session(SessionGrant?)
     case ack(id: String, version: Int)
     case rejected(id: String, rejection: Rejection, version: Int)
-    case error(code: ErrorCode, message: String, id: String?)
+    /// `reason`: the sentence as a key and params; nil says the code's own key.
+    case error(code: ErrorCode, message: String, id: String?, reason: Sentence? = nil)
     /// The reply to one of the group's account messages.
     case account(id: String?, AccountReply)
     case activity(id: String?, items: [ActivityItem])

@@ -20,9 +20,11 @@ public struct JournalEntry: Equatable, Sendable {
     /// A sentence for the activity list ("Added a goal for Whites (Ann, assist Bob)"); nil in
     /// rows older than the accounts migration.
     public var summary: String?
+    /// The same sentence as a key and params; nil in rows older than keyed sentences.
+    public var sentence: Sentence?
 
     public init(version: Int, organiser: String?, commandID: String?, kind: ActionKind, subjects: Set<Subject>, at: Int64,
-                pitch: Int? = nil, summary: String? = nil) {
+                pitch: Int? = nil, summary: String? = nil, sentence: Sentence? = nil) {
         self.version = version
         self.organiser = organiser
         self.commandID = commandID
@@ -31,6 +33,7 @@ public struct JournalEntry: Equatable, Sendable {
         self.at = at
         self.pitch = pitch
         self.summary = summary
+        self.sentence = sentence
     }
 }
 

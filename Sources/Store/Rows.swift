@@ -92,10 +92,11 @@ enum Rows {
 
     static func insert(_ entry: JournalEntry, in db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO journal (version, organiser, command_id, kind, subjects, at, pitch, summary)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO journal (version, organiser, command_id, kind, subjects, at, pitch, summary, sentence)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [entry.version, entry.organiser, entry.commandID, entry.kind.rawValue,
-                             subjectsText(entry.subjects), entry.at, entry.pitch, entry.summary])
+                             subjectsText(entry.subjects), entry.at, entry.pitch, entry.summary,
+                             try entry.sentence.map(json)])
     }
 
     static func journalEntry(_ row: Row) throws -> JournalEntry {
@@ -105,7 +106,10 @@ enum Rows {
         }
         return JournalEntry(version: row["version"], organiser: row["organiser"], commandID: row["command_id"],
                             kind: kind, subjects: try subjects(fromText: row["subjects"]), at: row["at"],
-                            pitch: row["pitch"], summary: row["summary"])
+                            pitch: row["pitch"], summary: row["summary"],
+                            sentence: try (row["sentence"] as String?).map {
+                                try value(Sentence.self, fromJSON: $0, what: "activity sentence")
+                            })
     }
 
     // MARK: - Replies

@@ -12,6 +12,7 @@ enum Schema {
         migrator.registerMigration(OrganisersMigration.identifier, migrate: OrganisersMigration.migrate)
         migrator.registerMigration(PitchLastResultMigration.identifier, migrate: PitchLastResultMigration.migrate)
         migrator.registerMigration(TournamentsMigration.identifier, migrate: TournamentsMigration.migrate)
+        migrator.registerMigration(ActivitySentenceMigration.identifier, migrate: ActivitySentenceMigration.migrate)
         return migrator
     }
 

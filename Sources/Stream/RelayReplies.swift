@@ -14,7 +14,8 @@ public enum RelayReplies {
 
     /// `{"type":"link","live":false,"since":ISO-8601}` or `{"type":"link","live":true}`.
     public static func link(live: Bool, sinceMs: Int64?) -> [UInt8] {
-        var members: [String: JSONValue] = ["type": "link", "live": .bool(live)]
+        var members: [String: JSONValue] = ["type": "link", "live": .bool(live),
+                                            "reason": .string((live ? SentenceKey.linkRestored : .linkLost).rawValue)]
         if !live, let sinceMs { members["since"] = .string(ISOTime.string(ms: sinceMs)) }
         return JSONWriter.bytes(.object(members))
     }
@@ -24,24 +25,27 @@ public enum RelayReplies {
     /// The one reply to a message, or nil for none.
     public static func reply(to text: String, version: Int) -> [UInt8]? {
         guard case .success(let message) = JSONValue.parse(text), case .object = message else {
-            return error("bad_json", "Send one JSON object per message.", id: nil)
+            return error("bad_json", "Send one JSON object per message.", id: nil, reason: .badJSON)
         }
         let id = message["id"]?.stringValue.map { String($0.prefix(64)) }
         switch message["type"]?.stringValue {
         case "register", "login", "resume":
-            return error("tls_required", readOnly, id: id)
+            return error("tls_required", readOnly, id: id, reason: .relayReadOnly)
         case "logout":
             return JSONWriter.bytes(["type": "session", "role": "spectator"])
         case "command":
             return JSONWriter.bytes(["type": "rejected", "id": .string(id ?? ""), "code": "forbidden",
-                                     "message": .string(readOnly), "version": .int(version)])
+                                     "message": .string(readOnly), "version": .int(version),
+                                     "reason": .string(SentenceKey.relayReadOnly.rawValue), "params": [:]])
         default:
-            return error("unknown_type", "A relay answers no requests: it only sends the match.", id: id)
+            return error("unknown_type", "A relay answers no requests: it only sends the match.", id: id,
+                         reason: .relaySendsOnly)
         }
     }
 
-    private static func error(_ code: String, _ text: String, id: String?) -> [UInt8] {
-        var members: [String: JSONValue] = ["type": "error", "code": .string(code), "message": .string(text)]
+    private static func error(_ code: String, _ text: String, id: String?, reason: SentenceKey) -> [UInt8] {
+        var members: [String: JSONValue] = ["type": "error", "code": .string(code), "message": .string(text),
+                                            "reason": .string(reason.rawValue), "params": [:]]
         if let id { members["id"] = .string(id) }
         return JSONWriter.bytes(.object(members))
     }

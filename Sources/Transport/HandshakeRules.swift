@@ -97,7 +97,7 @@ enum HandshakeRules {
         case "/organiser.html", "/organiser":
             return .toTLS
         default:
-            for prefix in ["/api/", "/css/", "/js/", "/icons/"] where path.hasPrefix(prefix) { return .serve }
+            for prefix in ["/api/", "/css/", "/js/", "/icons/", "/i18n/"] where path.hasPrefix(prefix) { return .serve }
             return .notHere
         }
     }

@@ -17,8 +17,16 @@ final class AccountTests: XCTestCase {
     private static let ended = "That session has ended; log in again."
     private static let invite = CoordinatorHarness.inviteCode
 
+    /// The sentence key each of these messages is sent with (docs/PROTOCOL.md "Sentences as keys").
+    private static let reasons: [String: Sentence] = [
+        wrong: Sentence(.wrongCredentials), ended: Sentence(.sessionOver),
+        "A username is 3–32 letters, digits, '_', '.' or '-'.": Sentence(.usernameRule),
+        "A password is 8–128 characters.": Sentence(.passwordRule),
+        "The username Ann is taken; choose another.": Sentence(.usernameTaken, ["username": .text("Ann")]),
+    ]
+
     private func error(_ client: ConnectionID, _ code: ErrorCode, _ message: String, id: String? = nil) -> Effect {
-        .send(client, .error(code: code, message: message, id: id))
+        .send(client, .error(code: code, message: message, id: id, reason: Self.reasons[message]))
     }
 
     /// Each test's first account is ann, so ann owns the group (release 3's `session.owner`).

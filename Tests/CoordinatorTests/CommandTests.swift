@@ -111,7 +111,7 @@ final class CommandTests: XCTestCase {
         let client = harness.connect(1)
         func error(_ text: String) -> (ErrorCode, String?)? {
             let effects = harness.send(.messageReceived(client, text: text), exhaustivity: .off)
-            guard effects.count == 1, case .send(client, .error(let code, _, let id)) = effects[0] else { return nil }
+            guard effects.count == 1, case .send(client, .error(let code, _, let id, _)) = effects[0] else { return nil }
             return (code, id)
         }
         XCTAssertEqual(error("{")?.0, .badJSON)

@@ -49,7 +49,7 @@ final class CoordinatorBucketTests: XCTestCase {
         for index in 1...128 {
             let effects = add(h, ann, index)
             if effects == [.send(ann, .rejected(id: "c\(index)", rejection: Rejection(
-                .rateLimited, "Too many commands at once; wait a moment and try again."), version: h.version))] {
+                .rateLimited, .tooManyCommands, "Too many commands at once; wait a moment and try again."), version: h.version))] {
                 refused.append(index)
             } else {
                 XCTAssertTrue(effects.contains(.send(ann, .ack(id: "c\(index)", version: h.version))), "c\(index)")

@@ -1,5 +1,6 @@
 @testable import GatherCoordinator
 import GatherDelivery
+import GatherModel
 import GatherPresenters
 import XCTest
 
@@ -114,7 +115,7 @@ final class DroppedMessagesTests: XCTestCase {
         harness.send(.messagesDropped(client, count: 3), expect: [
             .send(client, .error(code: .rateLimited,
                                  message: "The server is busy; 3 of your messages were not read. Wait a moment and try again.",
-                                 id: nil)),
+                                 id: nil, reason: Sentence(.unreadMessages, ["count": .number(3)]))),
         ])
         XCTAssertEqual(harness.tally.errorsByCode["rate_limited"], 1)
         harness.send(.messagesDropped(client, count: 0))

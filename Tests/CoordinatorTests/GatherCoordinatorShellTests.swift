@@ -117,7 +117,7 @@ final class GatherCoordinatorShellTests: XCTestCase {
         let failed = target.handoff(handling: ann, occurrence: 2)
         XCTAssertEqual(failed, [.send(ann, MessagePresenter.bytes(.error(
             code: .internalError, message: "The server could not save this change; nothing was applied. Try again.",
-            id: "c1"))), .handled(ann)])
+            id: "c1", reason: Sentence(.saveFailed)))), .handled(ann)])
         let since = target.recorded.dropFirst(before).joined()
         XCTAssertFalse(since.contains { if case .publishState = $0 { true } else { false } }, "no new version: \(since)")
         XCTAssertFalse(since.contains { $0 == .send(ann, MessagePresenter.bytes(.ack(id: "c1", version: 1))) })

@@ -109,13 +109,13 @@ final class GroupAccountTests: XCTestCase {
                               ["type": "login", "username": "bob", "password": "correct horse"], exhaustivity: .off)
         guard case .verifyPassword(let job, "decoy") = login.first else { return XCTFail("\(login)") }
         XCTAssertEqual(h.send(.passwordChecked(job, matches: true), exhaustivity: .off),
-                       [.send(job.client, .error(code: .unauthorized, message: "Wrong username or password.", id: nil))])
+                       [.send(job.client, .error(code: .unauthorized, message: "Wrong username or password.", id: nil, reason: Sentence(.wrongCredentials)))])
         let again = h.message(h.connect(31, address: "10.0.0.31"), ["type": "register", "username": "bob",
                                                                      "password": "long enough",
                                                                      "inviteCode": .string(CoordinatorHarness.inviteCode)],
                               exhaustivity: .off)
         guard case .hashPassword(let registration) = again.first else { return XCTFail("\(again)") }
-        guard case .send(_, .error(.usernameTaken, _, _)) = h.send(.passwordHashed(registration, encodedHash: "k"),
+        guard case .send(_, .error(.usernameTaken, _, _, _)) = h.send(.passwordHashed(registration, encodedHash: "k"),
                                                                    exhaustivity: .off).first
         else { return XCTFail("a removed name must stay taken") }
         XCTAssertEqual(try h.store.organisers(sessionsUsedSince: 0).map(\.username), ["ann", "cid"])
@@ -198,7 +198,7 @@ final class GroupAccountTests: XCTestCase {
             guard case .verifyPassword(let job, _) = effects.first else { return XCTFail("\(effects)") }
             h.send(.passwordChecked(job, matches: false), expect: [
                 .send(group.cid, .error(code: .unauthorized, message: "That is not your current password.",
-                                        id: "w\(attempt)")),
+                                        id: "w\(attempt)", reason: Sentence(.wrongPassword))),
             ])
         }
         group.refused(group.cid, ["type": "changePassword", "id": "w5", "currentPassword": "correct horse",
@@ -251,11 +251,15 @@ final class GroupAccountTests: XCTestCase {
         group.account(group.bobPhone, ["type": "activity", "id": "act", "limit": 3], expect: [
             .send(group.bobPhone, .activity(id: "act", items: [
                 ActivityItem(version: 10, at: at, organiser: "cid", kind: "score", pitch: 1,
-                             summary: "Added a goal for Whites (Ann, assist Bob)"),
+                             summary: "Added a goal for Whites (Ann, assist Bob)",
+                             sentence: Sentence(.addedGoal, ["team": .text("Whites"), "scorer": .text("Ann"),
+                                                             "assist": .text("Bob")])),
                 ActivityItem(version: 9, at: at, organiser: "ann", kind: "startGather", pitch: 1,
-                             summary: "Kicked off: Whites v Team B"),
+                             summary: "Kicked off: Whites v Team B",
+                             sentence: Sentence(.kickedOff, ["teamA": .text("Whites"), "teamB": .text("Team B")])),
                 ActivityItem(version: 8, at: at, organiser: "bob", kind: "renameTeam", pitch: 1,
-                             summary: "Renamed Team A to Whites"),
+                             summary: "Renamed Team A to Whites",
+                             sentence: Sentence(.renamedTeam, ["team": .text("Team A"), "name": .text("Whites")])),
             ])),
         ])
         guard case .send(_, .activity(_, let page)) = group.account(group.ann, ["type": "activity", "before": 3]).first

@@ -59,7 +59,7 @@ struct Group {
     func refused(_ client: ConnectionID, _ json: JSONValue, _ code: ErrorCode, containing fragment: String? = nil,
                  file: StaticString = #filePath, line: UInt = #line) {
         let effects = harness.message(client, json, exhaustivity: .off, file: file, line: line)
-        guard effects.count == 1, case .send(client, .error(code, let message, let id)) = effects[0] else {
+        guard effects.count == 1, case .send(client, .error(code, let message, let id, _)) = effects[0] else {
             return XCTFail("expected one \(code) error, got \(effects)", file: file, line: line)
         }
         XCTAssertEqual(id, json["id"]?.stringValue, file: file, line: line)

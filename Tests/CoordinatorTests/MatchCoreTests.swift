@@ -64,7 +64,7 @@ final class MatchCoreTests: XCTestCase {
         let effects = core.handle(.commandReceived(try command("c1", base: 0, ["kind": "addPlayer", "name": "Ann"]),
                                                    from: ann, organiser: nil))
         XCTAssertEqual(effects, [.send(ann, .rejected(id: "c1", rejection: Rejection(
-            .forbidden, "Only organisers can change the gather; log in first."), version: 0))])
+            .forbidden, .logInFirst, "Only organisers can change the gather; log in first."), version: 0))])
         XCTAssertEqual(core.state, GatherState())
         XCTAssertEqual(core.replies, ReplyWindow(), "nothing kept for a stranger")
         XCTAssertEqual(core.tally.rejectionsByCode, ["forbidden": 1])

@@ -34,7 +34,7 @@ final class StoreFaultTests: XCTestCase {
         h.message(ann, ["type": "command", "id": "c2", "base": .int(version), "action": ["kind": "addPlayer", "name": "Bob"]],
                   expect: [.send(ann, .error(code: .internalError,
                                              message: "The server could not save this change; nothing was applied. Try again.",
-                                             id: "c2"))])
+                                             id: "c2", reason: Sentence(.saveFailed)))])
         XCTAssertEqual(h.state, state, "nothing adopted")
         XCTAssertEqual(h.version, version)
         XCTAssertEqual(try h.store.load().version, version, "nothing stored")
@@ -87,7 +87,7 @@ final class StoreFaultTests: XCTestCase {
             code: .internalError,
             message: "The server's disk is full, so this change could not be saved; nothing was applied. "
                 + "Tell whoever runs the server, then try again.",
-            id: failedID))])
+            id: failedID, reason: Sentence(.diskFull)))])
         XCTAssertEqual(h.state, lastGood.state, "the match keeps its last good state")
         XCTAssertEqual(h.version, lastGood.version)
         let reopened = try SQLiteStore(directory: folder).load()

@@ -37,22 +37,31 @@ final class MessagePresenterTests: XCTestCase {
         XCTAssertEqual(try parsed(.account(id: "a4", .owner("bob"))), ["type": "account", "id": "a4", "owner": "bob"])
         XCTAssertEqual(try parsed(.account(id: "a5", .sessionsEnded(3))), ["type": "account", "id": "a5", "sessionsEnded": 3])
         XCTAssertEqual(try parsed(.activity(id: "a6", items: [
-            ActivityItem(version: 7, at: 99, organiser: "ann", kind: "score", pitch: 1, summary: "Added a goal for Whites"),
-            ActivityItem(version: 6, at: 98, organiser: nil, kind: "timerExpired", pitch: nil, summary: "Full time"),
+            ActivityItem(version: 7, at: 99, organiser: "ann", kind: "score", pitch: 1, summary: "Added a goal for Whites",
+                         sentence: Sentence(.addedGoal, ["team": .text("Whites")])),
+            ActivityItem(version: 6, at: 98, organiser: nil, kind: "timerExpired", pitch: nil, summary: "Full time",
+                         sentence: Sentence(.fullTime, ["pitches": .text("Pitch 1")])),
         ])), ["type": "activity", "id": "a6", "items": [
-            ["version": 7, "at": 99, "organiser": "ann", "kind": "score", "pitch": 1, "summary": "Added a goal for Whites"],
-            ["version": 6, "at": 98, "organiser": nil, "kind": "timerExpired", "pitch": nil, "summary": "Full time"],
+            ["version": 7, "at": 99, "organiser": "ann", "kind": "score", "pitch": 1, "summary": "Added a goal for Whites",
+             "reason": "added_goal", "params": ["team": "Whites"]],
+            ["version": 6, "at": 98, "organiser": nil, "kind": "timerExpired", "pitch": nil, "summary": "Full time",
+             "reason": "full_time", "params": ["pitches": "Pitch 1"]],
         ]])
     }
 
     func testAckRejectedAndError() throws {
         XCTAssertEqual(try parsed(.ack(id: "c1", version: 7)), ["type": "ack", "id": "c1", "version": 7])
         XCTAssertEqual(try parsed(.rejected(id: "c2", rejection: Rejection(.conflict, "ann changed it."), version: 8)),
-                       ["type": "rejected", "id": "c2", "code": "conflict", "message": "ann changed it.", "version": 8])
+                       ["type": "rejected", "id": "c2", "code": "conflict", "message": "ann changed it.", "version": 8,
+                        "reason": "conflict", "params": [:]])
         XCTAssertEqual(try parsed(.error(code: .badJSON, message: "Not JSON.", id: nil)),
-                       ["type": "error", "code": "bad_json", "message": "Not JSON."])
+                       ["type": "error", "code": "bad_json", "message": "Not JSON.", "reason": "bad_json", "params": [:]])
         XCTAssertEqual(try parsed(.error(code: .unknownType, message: "No.", id: "x")),
-                       ["type": "error", "code": "unknown_type", "message": "No.", "id": "x"])
+                       ["type": "error", "code": "unknown_type", "message": "No.", "id": "x", "reason": "unknown_type",
+                        "params": [:]])
+        XCTAssertEqual(try parsed(.error(code: .invalid, message: "A username is …", id: nil, reason: Sentence(.usernameRule))),
+                       ["type": "error", "code": "invalid", "message": "A username is …", "reason": "username_rule",
+                        "params": [:]])
     }
 
     func testPresenceListsOrganisersSorted() throws {

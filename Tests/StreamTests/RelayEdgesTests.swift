@@ -39,14 +39,16 @@ final class RelayEdgesTests: XCTestCase {
         XCTAssertEqual(login["message"]?.stringValue, RelayReplies.readOnly)
         let command = try reply("{\"type\":\"command\",\"id\":\"c1\",\"action\":{\"kind\":\"score\"}}")
         XCTAssertEqual(command, ["type": "rejected", "id": "c1", "code": "forbidden",
-                                 "message": .string(RelayReplies.readOnly), "version": 7])
+                                 "message": .string(RelayReplies.readOnly), "version": 7,
+                                 "reason": "relay_read_only", "params": [:]])
         XCTAssertEqual(try reply("nope")["code"], "bad_json")
     }
 
     func testLinkMessages() throws {
         XCTAssertEqual(try JSONValue.parse(RelayReplies.link(live: false, sinceMs: 1_700_000_000_123)).get(),
-                       ["type": "link", "live": false, "since": "2023-11-14T22:13:20.123Z"])
-        XCTAssertEqual(try JSONValue.parse(RelayReplies.link(live: true, sinceMs: nil)).get(), ["type": "link", "live": true])
+                       ["type": "link", "live": false, "since": "2023-11-14T22:13:20.123Z", "reason": "link_lost"])
+        XCTAssertEqual(try JSONValue.parse(RelayReplies.link(live: true, sinceMs: nil)).get(), ["type": "link", "live": true,
+                                                                                               "reason": "link_restored"])
     }
 
     func testARelaysWelcomeCarriesTheEpochItHoldsAndNoneBeforeIt() throws {

@@ -83,7 +83,7 @@ final class HandshakeRulesTests: XCTestCase {
 
     func testTheSpectatorDoorServesWatchingAndSendsOrganisersToTLS() {
         for path in ["/", "/index.html", "/scoreboard.html", "/trust.html", "/ca.pem", "/qr.svg", "/healthz",
-                     "/api/history.json", "/api/players.csv", "/js/live.js", "/css/app.css"] {
+                     "/api/history.json", "/api/players.csv", "/js/live.js", "/css/app.css", "/i18n/es.json"] {
             XCTAssertEqual(HandshakeRules.spectatorDoor(path: path), .serve, path)
         }
         XCTAssertEqual(HandshakeRules.spectatorDoor(path: "/organiser.html"), .toTLS)

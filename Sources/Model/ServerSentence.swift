@@ -1,0 +1,93 @@
+/// Every sentence the server can send, by a stable key, so a page can say it in its reader's
+/// language from the key and its params instead of the English `message` (docs/PROTOCOL.md,
+/// "Sentences as keys"). The raw values are the wire's `reason`s; each page catalogue
+/// (`Public/i18n/*.json`) has `server.<key>` for every case, which a test checks.
+public enum SentenceKey: String, CaseIterable, Sendable, Codable {
+    // MARK: Generic, one per rejection or error code (a sentence without a key of its own)
+    case invalid, notFound = "not_found", wrongPhase = "wrong_phase", outOfRange = "out_of_range", inUse = "in_use"
+    case conflict, forbidden, rateLimited = "rate_limited", possibleDuplicate = "possible_duplicate"
+    case badJSON = "bad_json", badMessage = "bad_message", unknownType = "unknown_type", internalError = "internal"
+    case badInvite = "bad_invite", usernameTaken = "username_taken", unauthorized, tlsRequired = "tls_required"
+
+    // MARK: Rejections of the rules (Model)
+    case actionUnreadable = "action_unreadable", textLength = "text_length", textTooLong = "text_too_long"
+    case textCharacters = "text_characters"
+    case rosterFull = "roster_full", playerInGather = "player_in_gather", pitchesFull = "pitches_full"
+    case firstPitchKept = "first_pitch_kept", pitchInUse = "pitch_in_use", pitchNameTaken = "pitch_name_taken"
+    case noSuchPlayer = "no_such_player", noSuchPitch = "no_such_pitch", gatherUnderWay = "gather_under_way"
+    case gatherFull = "gather_full", playerNotInGather = "player_not_in_gather"
+    case balanceBeforeKickOff = "balance_before_kick_off", balanceNeedsTwo = "balance_needs_two"
+    case alreadyKickedOff = "already_kicked_off", teamsNeedPlayers = "teams_need_players"
+    case scoreAtMost = "score_at_most", noGoalsToTake = "no_goals_to_take", noSuchGoal = "no_such_goal"
+    case assistNeedsScorer = "assist_needs_scorer", noStandingGoal = "no_standing_goal"
+    case noCancelledGoal = "no_cancelled_goal", pauseBeforeSetting = "pause_before_setting"
+    case timerRunning = "timer_running", timeUpReset = "time_up_reset", noTimeLeft = "no_time_left"
+    case timerNotRunning = "timer_not_running", timerFinishing = "timer_finishing"
+    case duplicateGoal = "duplicate_goal", scorerNotInTeam = "scorer_not_in_team"
+    case assistNotInTeam = "assist_not_in_team", ownAssist = "own_assist", noGather = "no_gather"
+    case kickOffFirst = "kick_off_first", timelineFull = "timeline_full", playerOnOtherPitch = "player_on_other_pitch"
+
+    // MARK: Rejections and errors of the Coordinator
+    case logInFirst = "log_in_first", watchingAddress = "watching_address", badBase = "bad_base"
+    case changedMeanwhile = "changed_meanwhile", timerChangedMeanwhile = "timer_changed_meanwhile"
+    case screenBehind = "screen_behind", diskFull = "disk_full", saveFailed = "save_failed"
+    case tooManyCommands = "too_many_commands", tooManyMessages = "too_many_messages", unreadMessages = "unread_messages"
+    case secureAddress = "secure_address", usernameRule = "username_rule", passwordRule = "password_rule"
+    case sessionOver = "session_over", ownerOnly = "owner_only", organisersOnly = "organisers_only"
+    case nameAnOrganiser = "name_an_organiser", cannotRemoveSelf = "cannot_remove_self", alreadyOwner = "already_owner"
+    case noSuchOrganiser = "no_such_organiser", ownerStays = "owner_stays", newPasswordRule = "new_password_rule"
+    case wrongCredentials = "wrong_credentials", wrongPassword = "wrong_password"
+
+    // MARK: Session reasons (the `reason` of a `session` message) and the relay's link
+    case removed, passwordChanged = "password_changed", loggedOut = "logged_out"
+    case linkLost = "link_lost", linkRestored = "link_restored"
+    case relayReadOnly = "relay_read_only", relaySendsOnly = "relay_sends_only"
+
+    // MARK: Activity sentences
+    case addedPlayer = "added_player", editedPlayer = "edited_player", removedPlayer = "removed_player"
+    case addedPitch = "added_pitch", renamedPitch = "renamed_pitch", removedPitch = "removed_pitch"
+    case createdGather = "created_gather", putInTeam = "put_in_team", putOnBench = "put_on_bench"
+    case tookOut = "took_out", renamedTeam = "renamed_team", kickedOff = "kicked_off", addedGoal = "added_goal"
+    case tookBackGoal = "took_back_goal", namedScorer = "named_scorer", clearedScorer = "cleared_scorer"
+    case cancelledGoal = "cancelled_goal", balancedTeams = "balanced_teams", setTimer = "set_timer"
+    case startedTimer = "started_timer", pausedTimer = "paused_timer", resetTimer = "reset_timer"
+    case endedGather = "ended_gather", cancelledGather = "cancelled_gather", fullTime = "full_time"
+    case changedGather = "changed_gather"
+    case createdTournament = "created_tournament", changedTournamentTeam = "changed_tournament_team"
+    case startedMatch = "started_match", correctedResult = "corrected_result", cancelledTournament = "cancelled_tournament"
+    /// Activity of journal rows older than keyed sentences: what their kind says (`kind` param).
+    case earlierChange = "earlier_change"
+
+    /// The key for a rejection that has none of its own.
+    public init(_ code: RejectionCode) {
+        self = SentenceKey(rawValue: code.rawValue) ?? .invalid
+    }
+}
+
+/// One name or number in a sentence. Names stay as they were typed; numbers are numbers so a
+/// page can choose the plural and write them in its reader's way.
+public enum SentenceParam: Equatable, Sendable, Codable {
+    case text(String)
+    case number(Int)
+
+    public var json: JSONValue {
+        switch self {
+        case .text(let text): .string(text)
+        case .number(let number): .int(number)
+        }
+    }
+}
+
+/// A sentence as a key and its params (what a page translates), e.g. `added_goal` with
+/// `team: "Whites", scorer: "Ann"`.
+public struct Sentence: Equatable, Sendable, Codable {
+    public var key: SentenceKey
+    public var params: [String: SentenceParam]
+
+    public init(_ key: SentenceKey, _ params: [String: SentenceParam] = [:]) {
+        self.key = key
+        self.params = params
+    }
+
+    public var paramsJSON: JSONValue { .object(params.mapValues(\.json)) }
+}
