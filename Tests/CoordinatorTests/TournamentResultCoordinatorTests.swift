@@ -194,7 +194,7 @@ final class TournamentResultCoordinatorTests: TournamentCoordinatorTestCase {
     func testASpectatorCannotActOnTheTournament() {
         let viewer = harness.connect(9)
         harness.message(viewer, ["type": "command", "id": "c", "base": 0, "action": Self.cup()], expect: [
-            .send(viewer, .rejected(id: "c", rejection: Rejection(.forbidden, "Only organisers can change the gather; log in first."),
+            .send(viewer, .rejected(id: "c", rejection: Rejection(.forbidden, .logInFirst, "Only organisers can change the gather; log in first."),
                                     version: harness.version)),
         ], exhaustivity: .off)
         XCTAssertNil(harness.state.tournament)
