@@ -40,6 +40,8 @@ struct Command: Equatable {
     var action: Result<Action, Rejection>
     /// `action.confirmed: true`: the organiser answered "Add another" to a possible duplicate.
     var confirmed: Bool = false
+    /// `endGather`'s `penalties` (`{"A", "B"}`): only a level tournament knockout match has them.
+    var penalties: HomeAway? = nil
 }
 
 struct ClientEnvelope: Equatable {
@@ -103,7 +105,15 @@ enum ClientMessageDecoder {
                 case .failure(let rejection): decoded = .failure(rejection)
                 }
             }
-            message = .command(Command(id: id, base: json["base"]?.intValue, action: decoded, confirmed: confirmed))
+            var penalties: HomeAway?
+            if case .success(.onPitch(_, .endGather)) = decoded, let actionJSON = json["action"] {
+                switch TournamentActionFields.endGatherPenalties(actionJSON) {
+                case .success(let pair): penalties = pair
+                case .failure(let rejection): decoded = .failure(rejection)
+                }
+            }
+            message = .command(Command(id: id, base: json["base"]?.intValue, action: decoded, confirmed: confirmed,
+                                       penalties: penalties))
         default:
             return .failure(EnvelopeFailure(code: .unknownType,
                                             message: "Unknown message type \"\(String(type.prefix(40)))\".", id: id))

@@ -12,13 +12,14 @@ import Logging
 /// is about a connection rather than a feature — the welcome, the message's decoding, the token
 /// bucket every message takes from, the watching door's refusals, the presence line — and routes
 /// everything else to the scope it belongs to, concatenating their effects in order:
-/// `AccountsCore` (who is who, and the group's accounts) and `MatchCore` (the gather and its
-/// matches). A new scope is one type, held here and listed in `scopes`.
+/// `AccountsCore` (who is who, and the group's accounts), `TournamentCore` (the day's
+/// tournament) and `MatchCore` (the gather and its matches). A new scope is one type, held here and listed in `scopes`.
 public final class CoordinatorCore {
     let accounts: AccountsCore
     let match: MatchCore
+    let tournament: TournamentCore
     /// Where a client's message goes: the first scope that claims it.
-    private var scopes: [any CoreScope] { [accounts, match] }
+    private var scopes: [any CoreScope] { [accounts, tournament, match] }
 
     /// What the parent itself keeps of a connection.
     struct Connection: Equatable {
@@ -42,6 +43,7 @@ public final class CoordinatorCore {
     /// Loads the durable state. Call `start()` next for the effects that follow from it.
     public init(store: GatherStore, environment: CoordinatorEnvironment, logger: Logger) throws {
         self.match = try MatchCore(store: store, environment: environment, logger: logger)
+        self.tournament = TournamentCore(ledger: match)
         self.accounts = try AccountsCore(store: store, environment: environment, logger: logger)
         self.environment = environment
     }

@@ -4,7 +4,7 @@ import GatherDelivery
 import GatherModel
 import GatherPresenters
 
-/// The exports (`/api/history.*`, `/api/players.*`), rendered on the Coordinator's queue when
+/// The exports (`/api/history.*`, `/api/players.*`, `/api/tournament*`), rendered on the Coordinator's queue when
 /// what they show changes and handed to the HTTP routes ready to send, so a download costs the
 /// Transport's service thread no SQLite read and no rendering.
 ///
@@ -16,6 +16,20 @@ public final class ExportDocuments: Sendable {
         public var historyCSV: [UInt8] = Array(HistoryExport.csv([]).utf8)
         public var playersJSON: [UInt8] = PlayersExport.json([])
         public var playersCSV: [UInt8] = Array(PlayersExport.csv([]).utf8)
+        public var tournamentJSON: [UInt8] = TournamentPresenter.document(nil)
+        public var tournamentsJSON: [UInt8] = TournamentPresenter.list([])
+        public var tournamentCSV: [UInt8] = Array(TournamentExport.csv(nil, pitchNames: [:]).utf8)
+        /// What the calendar feed is made of: its `DTSTAMP` is the request's time, so it is
+        /// rendered per request (a walk over the matches, at most a few thousand).
+        public var tournament: Tournament?
+        public var pitchNames: [Pitch.ID: String] = [:]
+
+        /// `/api/tournament.ics[?team=ID]`; nil for a team the tournament does not have (or any
+        /// team while there is no tournament).
+        public func calendar(team: TournamentTeam.ID?, now: Int64) -> [UInt8]? {
+            if let team, tournament?.team(team) == nil { return nil }
+            return Array(TournamentCalendar.ics(tournament, team: team, pitchNames: pitchNames, now: now).utf8)
+        }
     }
 
     private let rendered = Mutex(Rendered())
@@ -23,6 +37,10 @@ public final class ExportDocuments: Sendable {
     private struct Source {
         var history: [HistoryEntry] = []
         var players: [Player] = []
+        /// Every tournament kept, newest first, and whether it was cancelled.
+        var tournaments: [(tournament: Tournament, cancelled: Bool)] = []
+        var tournament: Tournament?
+        var pitchNames: [Pitch.ID: String] = [:]
     }
 
     private let source: QueueBound<Source>
@@ -35,15 +53,19 @@ public final class ExportDocuments: Sendable {
     public func read() -> Rendered { rendered.withLock { $0 } }
 
     /// The whole history, once, at start.
-    func load(history entries: [HistoryEntry], players roster: [Player]) {
-        source.value = Source(history: entries, players: roster)
+    func load(history entries: [HistoryEntry], players roster: [Player],
+              tournaments: [(tournament: Tournament, cancelled: Bool)] = [], state: GatherState? = nil) {
+        source.value = Source(history: entries, players: roster, tournaments: tournaments,
+                              tournament: state?.tournament, pitchNames: state.map(Self.pitchNames) ?? [:])
         renderHistory()
         renderPlayers()
+        renderTournament()
     }
 
     /// Takes in what changed: gathers that ended since the last call (the live state's recent
     /// list starts with them) and the roster. Cheap when neither changed.
     func follow(_ state: GatherState) {
+        followTournament(state)
         if state.players != source.value.players {
             source.value.players = state.players
             renderPlayers()
@@ -63,6 +85,44 @@ public final class ExportDocuments: Sendable {
         rendered.withLock { rendered in
             rendered.historyJSON = json
             rendered.historyCSV = csv
+        }
+    }
+
+    /// A tournament created, changed or cancelled since the last call: the list follows (a new one
+    /// first; one that left the state without a successor was cancelled), and the documents.
+    private func followTournament(_ state: GatherState) {
+        let names = Self.pitchNames(state)
+        guard state.tournament != source.value.tournament || names != source.value.pitchNames else { return }
+        let before = source.value.tournament
+        source.value.tournament = state.tournament
+        source.value.pitchNames = names
+        if let now = state.tournament {
+            if let index = source.value.tournaments.firstIndex(where: { $0.tournament.id == now.id }) {
+                source.value.tournaments[index].tournament = now
+            } else {
+                source.value.tournaments.insert((now, false), at: 0)
+            }
+        } else if let before, let index = source.value.tournaments.firstIndex(where: { $0.tournament.id == before.id }) {
+            source.value.tournaments[index].cancelled = true
+        }
+        renderTournament()
+    }
+
+    private static func pitchNames(_ state: GatherState) -> [Pitch.ID: String] {
+        Dictionary(state.pitches.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func renderTournament() {
+        let source = source.value
+        let json = TournamentPresenter.document(source.tournament)
+        let list = TournamentPresenter.list(source.tournaments)
+        let csv = Array(TournamentExport.csv(source.tournament, pitchNames: source.pitchNames).utf8)
+        rendered.withLock { rendered in
+            rendered.tournamentJSON = json
+            rendered.tournamentsJSON = list
+            rendered.tournamentCSV = csv
+            rendered.tournament = source.tournament
+            rendered.pitchNames = source.pitchNames
         }
     }
 

@@ -77,8 +77,9 @@ public final class GatherCoordinator: TransportSource, Sendable {
             }
         })
         let history = try store.allHistory()
+        let tournaments = try store.allTournaments()
         queue.sync {
-            exports.load(history: history, players: core.state.players)
+            exports.load(history: history, players: core.state.players, tournaments: tournaments, state: core.state)
             metrics.update(version: core.version, decisions: core.tally)
         }
     }

@@ -7,8 +7,10 @@ import Logging
 // MARK: - Commands: role, exactly once, arbitration, rules, durability
 
 extension MatchCore {
+    /// `judgedAlso`: subjects the command reads without changing them (a tournament action reads
+    /// the tournament's settings), judged against changes since `base` but not journalled.
     func handleCommand(_ command: Command, from client: ConnectionID, organiser: String?,
-                       into effects: inout [Effect]) {
+                       judgedAlso: Set<Subject> = [], into effects: inout [Effect]) {
         let id = command.id
         guard let organiser else {
             reject(id, Rejection(.forbidden, "Only organisers can change the gather; log in first."), to: client,
@@ -22,7 +24,7 @@ extension MatchCore {
                 effects.append(.send(client, message(for: earlier, id: id)))
                 return
             }
-            let outcome = try decide(command, organiser: organiser, now: now)
+            let outcome = try decide(command, organiser: organiser, now: now, judgedAlso: judgedAlso)
             switch outcome {
             case .rejected(let rejection):
                 try recordRejection(rejection, organiser: organiser, commandID: id)
@@ -54,7 +56,7 @@ extension MatchCore {
         case applied(GatherState, subjects: Set<Subject>, kind: ActionKind, described: (sentence: String, pitch: Int?))
     }
 
-    private func decide(_ command: Command, organiser: String, now: Int64) throws -> Decision {
+    private func decide(_ command: Command, organiser: String, now: Int64, judgedAlso: Set<Subject>) throws -> Decision {
         guard let base = command.base, (0...version).contains(base) else {
             return .rejected(Rejection(.invalid,
                                        "\"base\" must be the last version you saw, a whole number from 0 to \(version)."))
@@ -66,7 +68,7 @@ extension MatchCore {
         }
         let subjects = GatherRules.subjects(of: decoded, in: state)
         if base < version {
-            switch arbiter.judge(after: base, version: version, subjects: subjects, organiser: organiser) {
+            switch arbiter.judge(after: base, version: version, subjects: subjects.union(judgedAlso), organiser: organiser) {
             case .clear: break
             case .conflict(let entry, let subject):
                 return .rejected(Rejection(.conflict, Arbiter.conflictMessage(entry: entry, subject: subject,
@@ -79,7 +81,8 @@ extension MatchCore {
         var next = state
         // Only a new gather draws an id, so ids are not spent on every command.
         let gatherID = decoded.createsGather ? environment.newGatherID() : ""
-        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID, confirmed: command.confirmed)
+        let context = ActionContext(now: now, by: organiser, newGatherID: gatherID, confirmed: command.confirmed,
+                                    penalties: command.penalties)
         switch GatherRules.apply(decoded, to: &next, context: context) {
         case .failure(let rejection): return .rejected(rejection)
         case .success:

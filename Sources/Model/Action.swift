@@ -13,6 +13,9 @@ public enum Action: Equatable, Sendable {
     // MARK: A pitch's gather
     case onPitch(Pitch.ID, GatherAction)
 
+    // MARK: The tournament
+    case tournament(TournamentAction)
+
     public var kind: ActionKind {
         switch self {
         case .addPlayer: .addPlayer
@@ -22,6 +25,29 @@ public enum Action: Equatable, Sendable {
         case .renamePitch: .renamePitch
         case .removePitch: .removePitch
         case .onPitch(_, let action): action.kind
+        case .tournament(let action): action.kind
+        }
+    }
+}
+
+/// What organisers do to the day's tournament (docs/PROTOCOL.md "A tournament day"). The
+/// Coordinator's tournament scope applies them: they need the venue (its pitches, its gathers).
+public enum TournamentAction: Equatable, Sendable {
+    /// `createTournament`'s fields, read by `TournamentSetup.draft` against the venue's pitches and
+    /// clock when applied (only then are both known).
+    case create(JSONValue)
+    case setTeam(TournamentTeam.ID, TournamentTeamChanges)
+    case startMatch(TournamentMatch.ID)
+    case correctResult(TournamentMatch.ID, score: HomeAway, penalties: HomeAway?)
+    case cancel
+
+    public var kind: ActionKind {
+        switch self {
+        case .create: .createTournament
+        case .setTeam: .setTournamentTeam
+        case .startMatch: .startMatch
+        case .correctResult: .correctResult
+        case .cancel: .cancelTournament
         }
     }
 }
@@ -74,8 +100,12 @@ public enum GatherAction: Equatable, Sendable {
 extension Action {
     /// Whether this action starts a gather (only those draw a new gather id).
     public var createsGather: Bool {
-        if case .onPitch(_, .createGather) = self { return true }
-        return false
+        switch self {
+        case .onPitch(_, .createGather), .tournament(.startMatch): true
+        // The new tournament's id is drawn the same way.
+        case .tournament(.create): true
+        default: false
+        }
     }
 }
 
@@ -95,6 +125,12 @@ public enum Subject: Hashable, Sendable, CustomStringConvertible {
     case gather(Pitch.ID)
     /// One goal of the pitch's gather: its scorer, its assist, whether it stands.
     case goal(Pitch.ID, seq: Int)
+    /// One match of the tournament: its status and result.
+    case tournamentMatch(Int)
+    /// One team of the tournament: its name, colour and roster.
+    case tournamentTeam(Int)
+    /// The tournament itself: whether there is one, and its rules.
+    case tournamentSettings
 
     /// Stored in the journal. Pitch 1's subjects keep the first release's spelling ("score:A"),
     /// so journals written before pitches existed read back as pitch 1's.
@@ -108,6 +144,9 @@ public enum Subject: Hashable, Sendable, CustomStringConvertible {
         case .timer(let pitch): return on(pitch, "timer")
         case .gather(let pitch): return on(pitch, "gather")
         case .goal(let pitch, let seq): return on(pitch, "goal:\(seq)")
+        case .tournamentMatch(let id): return "tournamentMatch:\(id)"
+        case .tournamentTeam(let id): return "tournamentTeam:\(id)"
+        case .tournamentSettings: return "tournament"
         }
     }
 
@@ -130,6 +169,9 @@ public enum Subject: Hashable, Sendable, CustomStringConvertible {
         case ("timer", nil): self = .timer(pitch)
         case ("gather", nil): self = .gather(pitch)
         case ("goal", let seq?): guard let seq = Int(seq) else { return nil }; self = .goal(pitch, seq: seq)
+        case ("tournamentMatch", let id?): guard let id = Int(id) else { return nil }; self = .tournamentMatch(id)
+        case ("tournamentTeam", let id?): guard let id = Int(id) else { return nil }; self = .tournamentTeam(id)
+        case ("tournament", nil): self = .tournamentSettings
         default: return nil
         }
     }
@@ -147,6 +189,10 @@ public enum Subject: Hashable, Sendable, CustomStringConvertible {
         case .timer(let pitch): return "the timer\(location(pitch, state))"
         case .gather(let pitch): return "the gather\(location(pitch, state))"
         case .goal(let pitch, let seq): return "goal #\(seq)\(location(pitch, state))"
+        case .tournamentMatch(let id): return "match \(id) of the tournament"
+        case .tournamentTeam(let id):
+            return state.tournament?.team(id).map { "the team \($0.name)" } ?? "team \(id) of the tournament"
+        case .tournamentSettings: return "the tournament"
         }
     }
 

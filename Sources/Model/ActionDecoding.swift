@@ -70,6 +70,18 @@ public enum ActionDecoder {
         case .timerExpired:
             // The server's own change: no organiser can send it.
             throw invalid("Unknown action \"\(name)\".")
+        case .createTournament:
+            return .tournament(.create(json))
+        case .setTournamentTeam:
+            let (team, changes) = try TournamentActionFields.teamChanges(json).get()
+            return .tournament(.setTeam(team, changes))
+        case .startMatch:
+            return .tournament(.startMatch(try TournamentActionFields.match(json).get()))
+        case .correctResult:
+            let (match, score, penalties) = try TournamentActionFields.correction(json).get()
+            return .tournament(.correctResult(match, score: score, penalties: penalties))
+        case .cancelTournament:
+            return .tournament(.cancel)
         }
     }
 
@@ -138,7 +150,8 @@ public enum ActionDecoder {
         case .resetTimer: return .resetTimer
         case .endGather: return .endGather
         case .cancelGather: return .cancelGather
-        case .addPlayer, .editPlayer, .removePlayer, .addPitch, .renamePitch, .removePitch, .timerExpired:
+        case .addPlayer, .editPlayer, .removePlayer, .addPitch, .renamePitch, .removePitch, .timerExpired,
+             .createTournament, .setTournamentTeam, .startMatch, .correctResult, .cancelTournament:
             throw invalid("Unknown action \"\(kind.rawValue)\".")
         }
     }

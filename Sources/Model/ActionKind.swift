@@ -10,6 +10,8 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case createGather, assign, renameTeam, startGather, score, setScorer, cancelGoal, restoreGoal, setTeamColour
     case balanceTeams
     case setTimer, startTimer, pauseTimer, resetTimer, endGather, cancelGather
+    // MARK: A tournament
+    case createTournament, setTournamentTeam, startMatch, correctResult, cancelTournament
     // MARK: The server's own
     /// A countdown ran out: the server's change, journalled like a command but never sent by one.
     case timerExpired
@@ -21,6 +23,7 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     public var isGatherAction: Bool {
         switch self {
         case .addPlayer, .editPlayer, .removePlayer, .addPitch, .renamePitch, .removePitch, .timerExpired: false
+        case .createTournament, .setTournamentTeam, .startMatch, .correctResult, .cancelTournament: false
         default: true
         }
     }

@@ -20,11 +20,13 @@ extension GatherRules {
         case .endGather:
             let gather = try liveGather(pitch, doing: "end it")
             let entry = endGather(gather, on: pitch, in: &state, at: context.now)
+            try settleTournament(endedGather: gather, entry: entry, in: &state, penalties: context.penalties, at: context.now)
             state.pitches[index].gather = nil
             state.pitches[index].lastResult = entry
 
         case .cancelGather:
-            _ = try activeGather(pitch)
+            let gather = try activeGather(pitch)
+            try unstartTournamentMatch(cancelledGather: gather, in: &state)
             state.pitches[index].gather = nil
 
         case .assign(let id, let placement):
@@ -272,7 +274,7 @@ extension GatherRules {
     }
 
     /// A player plays in at most one gather at a time.
-    private static func requireFree(_ id: Player.ID, in state: GatherState) throws {
+    static func requireFree(_ id: Player.ID, in state: GatherState) throws {
         if let other = state.pitch(playing: id), let player = state.player(id) {
             throw Rejection(.inUse, "\(player.name) is playing on \(other.name); take them out there first.")
         }

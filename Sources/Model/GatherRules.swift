@@ -7,12 +7,15 @@ public struct ActionContext: Equatable, Sendable {
     /// The organiser has seen the "possible duplicate" question and said "Add another"
     /// (`action.confirmed: true` on the wire).
     public var confirmed: Bool
+    /// `endGather`'s `penalties` (Team A is home): only a level tournament knockout match has them.
+    public var penalties: HomeAway?
 
-    public init(now: Int64, by: String?, newGatherID: String = "", confirmed: Bool = false) {
+    public init(now: Int64, by: String?, newGatherID: String = "", confirmed: Bool = false, penalties: HomeAway? = nil) {
         self.now = now
         self.by = by
         self.newGatherID = newGatherID
         self.confirmed = confirmed
+        self.penalties = penalties
     }
 }
 
@@ -86,14 +89,20 @@ public enum GatherRules {
             case .balanceTeams: return Set((gather?.memberIDs ?? []).map(Subject.player))
             case .setTimer, .startTimer, .pauseTimer, .resetTimer: return [.timer(pitch)]
             case .createGather(let ids): return wholeGather(pitch, gather, extraMembers: ids)
-            case .startGather, .endGather, .cancelGather: return wholeGather(pitch, gather, extraMembers: [])
+            case .startGather: return wholeGather(pitch, gather, extraMembers: [])
+            case .endGather, .cancelGather:
+                var subjects = wholeGather(pitch, gather, extraMembers: [])
+                if let match = gather.flatMap({ tournamentMatch(of: $0, in: state) }) { subjects.insert(.tournamentMatch(match)) }
+                return subjects
             }
+        case .tournament(let action):
+            return subjects(of: action, in: state)
         }
     }
 
     /// Creating, starting, ending or cancelling a gather touches everything in it, its goals
     /// included, so a stale `score` or `setScorer` meant for one gather never lands on the next.
-    private static func wholeGather(_ pitch: Pitch.ID, _ gather: ActiveGather?, extraMembers: [Player.ID])
+    static func wholeGather(_ pitch: Pitch.ID, _ gather: ActiveGather?, extraMembers: [Player.ID])
         -> Set<Subject>
     {
         var subjects: Set<Subject> = [.gather(pitch), .timer(pitch), .score(pitch, .A), .score(pitch, .B),
@@ -150,6 +159,9 @@ public enum GatherRules {
         case .onPitch(let pitchID, let action):
             guard let index = state.pitchIndex(pitchID) else { throw pitchNotFound(pitchID) }
             try reduce(&state, pitch: index, action, context)
+
+        case .tournament(let action):
+            try reduce(&state, tournament: action, context)
         }
     }
 

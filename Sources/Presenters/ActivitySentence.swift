@@ -40,6 +40,22 @@ public enum ActivitySentence {
             }
             return (sentence(gatherAction, team: team, goal: goal, scorers: scorers, player: player,
                              before: before.pitch(pitch)?.gather, after: after.pitch(pitch)?.gather), pitch)
+        case .tournament(let action):
+            return sentence(action, before: before.tournament, after: after.tournament)
+        }
+    }
+
+    private static func sentence(_ action: TournamentAction, before: Tournament?, after: Tournament?) -> (String, Int?) {
+        func teams(_ id: TournamentMatch.ID) -> String {
+            guard let tournament = after ?? before, let match = tournament.match(id) else { return "" }
+            return " (\(tournament.placeLabel(match, home: true)) v \(tournament.placeLabel(match, home: false)))"
+        }
+        switch action {
+        case .create: return ("Created the tournament \(after?.name ?? "")", nil)
+        case .setTeam(let id, _): return ("Changed the team \(after?.team(id)?.name ?? "\(id)")", nil)
+        case .startMatch(let id): return ("Started match \(id)\(teams(id))", after?.match(id)?.pitch)
+        case .correctResult(let id, _, _): return ("Corrected the result of match \(id)\(teams(id))", nil)
+        case .cancel: return ("Cancelled the tournament \(before?.name ?? "")", nil)
         }
     }
 

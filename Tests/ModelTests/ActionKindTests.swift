@@ -29,6 +29,12 @@ final class ActionKindTests: XCTestCase {
         .resetTimer: ["kind": "resetTimer"],
         .endGather: ["kind": "endGather"],
         .cancelGather: ["kind": "cancelGather"],
+        .createTournament: ["kind": "createTournament", "name": "Cup", "teams": ["Reds", "Blues", "Greens"],
+                            "groups": 1, "advance": 2],
+        .setTournamentTeam: ["kind": "setTournamentTeam", "team": 1, "colour": "red"],
+        .startMatch: ["kind": "startMatch", "match": 1],
+        .correctResult: ["kind": "correctResult", "match": 1, "score": ["home": 2, "away": 1]],
+        .cancelTournament: ["kind": "cancelTournament"],
     ]
 
     func testTheDecoderReadsEveryCommandKindAndActionKindNamesItBack() {

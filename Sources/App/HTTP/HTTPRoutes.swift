@@ -45,6 +45,15 @@ struct HTTPRoutes: Sendable {
         case "/api/players.csv":
             return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: Self.utf8BOM + exports.read().playersCSV,
                                 extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-players.csv\"")])
+        case "/api/tournament.json":
+            return json(exports.read().tournamentJSON)
+        case "/api/tournaments.json":
+            return json(exports.read().tournamentsJSON)
+        case "/api/tournament.csv":
+            return HTTPResponse(status: 200, contentType: "text/csv; charset=utf-8", body: Self.utf8BOM + exports.read().tournamentCSV,
+                                extraHeaders: [("Content-Disposition", "attachment; filename=\"gather-tournament.csv\"")])
+        case "/api/tournament.ics":
+            return tournamentCalendar(query: request.query)
         case "/qr.svg":
             guard let svg = links.qrCodeSVG(query: request.query) else { return nil }
             return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(svg.utf8))
@@ -79,6 +88,23 @@ struct HTTPRoutes: Sendable {
         "{\"fingerprint\":\"\(fingerprint.filter { $0.isHexDigit || $0 == ":" })\","
             + "\"shortCheck\":\"\(FingerprintCheck.short(fingerprint))\",\"file\":\"\(caFileName)\"}"
     }
+
+    /// `/api/tournament.ics[?team=ID]`: an unknown team (or a `team` that is not a number) is a 404;
+    /// no tournament, an empty calendar.
+    func tournamentCalendar(query: String?) -> HTTPResponse {
+        var team: Int?
+        for pair in (query ?? "").split(separator: "&") where pair.hasPrefix("team=") {
+            guard let id = Int(pair.dropFirst(5).prefix(12)), team == nil else { return Self.noSuchTeam }
+            team = id
+        }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        guard let body = exports.read().calendar(team: team, now: now) else { return Self.noSuchTeam }
+        return HTTPResponse(status: 200, contentType: "text/calendar; charset=utf-8", body: body,
+                            extraHeaders: [("Content-Disposition", "inline; filename=\"tournament.ics\"")])
+    }
+
+    static let noSuchTeam = HTTPResponse(status: 404, contentType: "text/plain; charset=utf-8",
+                                         body: Array("There is no such team in the tournament.\n".utf8))
 
     /// Loopback always; other addresses only inside a `--metrics-from` network.
     func mayReadMetrics(from address: String) -> Bool {
