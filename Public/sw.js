@@ -18,7 +18,9 @@
 
 // v4: the pages' modules were split (live-*.js, page.js, pitch-watch.js, trust.js); a new name so
 // an old organiser.js is never served beside a new live.js while the new shell installs.
-const CACHE = "gather-shell-v5";
+// v6: the tournament's views (tournament*.js, organiser-tournament*.js, spectator-tournament.js,
+// scoreboard-tournament.js) and a new organiser.html.
+const CACHE = "gather-shell-v6";
 const SHELL = [
   "/", "/organiser.html", "/scoreboard.html", "/trust.html",
   "/css/app.css", "/css/scoreboard.css",
@@ -30,6 +32,9 @@ const SHELL = [
   "/js/full-time.js", "/js/kit.js", "/js/result-card.js",
   "/js/scoreboard.js", "/js/scoreboard-pitch.js", "/js/scoreboard-venue.js", "/js/scoreboard-venue-layout.js", "/js/scoreboard-fit.js",
   "/js/link-delay.js",
+  "/js/tournament.js", "/js/tournament-text.js", "/js/tournament-plan.js", "/js/tournament-views.js",
+  "/js/organiser-tournament.js", "/js/organiser-tournament-create.js", "/js/organiser-tournament-day.js",
+  "/js/spectator-tournament.js", "/js/scoreboard-tournament.js",
   "/js/spectator.js", "/js/spectator-match.js", "/js/spectator-cards.js", "/js/spectator-table.js", "/js/wake.js",
   "/manifest.webmanifest",
   "/icons/icon.svg", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/apple-touch-icon.png",
