@@ -68,7 +68,7 @@ export class TournamentDay {
         : [h("li", { class: "empty" }, TEXT.noResults)];
     });
     replaceFor(this.tables, [tournament.groups, tournament.teams], () => tournament.groups.map((group) => groupTable(tournament, group)));
-    replaceFor(this.bracketBox, [tournament.matches, tournament.teams, state.pitches], () => bracket(state, tournament));
+    replaceFor(this.bracketBox, [tournament.matches, tournament.teams, state.pitches], () => bracket(state, tournament, {}, "h3"));
     replaceFor(this.teams, [tournament.teams], () => tournament.teams.map((team) => h("li", { dataset: { team: team.id } },
       h("strong", {}, team.name),
       h("img", { class: "qr team-qr", src: `/qr.svg?team=${team.id}`, alt: WORDS.qrAlt(team.name), loading: "lazy", width: "160", height: "160" }))));

@@ -60,13 +60,14 @@ export function resultsList(state, tournament, matches, options = {}) {
     : h("li", { class: "empty" }, TEXT.noResults));
 }
 
-/// The knockout, round by round; the champion above it once the final is played.
-export function bracket(state, tournament, options = {}) {
+/// The knockout, round by round; the champion above it once the final is played. `heading` is the
+/// rounds' heading level (under the page's own headings).
+export function bracket(state, tournament, options = {}, heading = "h4") {
   const champion = teamById(tournament, tournament.champion);
   return h("div", { class: "bracket" },
     champion ? h("p", { class: "champion-line" }, TEXT.championIs(champion.name)) : null,
     knockoutRounds(tournament).map((round) => h("section", { class: "bracket-round", dataset: { stage: round.stage } },
-      h("h4", {}, TEXT.stages[round.stage]),
+      h(heading, {}, TEXT.stages[round.stage]),
       h("ol", { class: "tmatches" }, round.matches.map((match) => matchItem(state, tournament, match, options))))));
 }
 
