@@ -12,11 +12,13 @@ import { delayText, knockoutRounds, pitchLines, pitchName, sideName, stageText, 
 
 /// The whole cycle of pages takes at most this long.
 export const CYCLE_MS = 30_000;
-const MIN_PAGE_MS = 4_000;
+const MIN_PAGE_MS = 3_500;
 const PITCHES_PER_PAGE = 4;
 const MATCHES_PER_PAGE = 8;
-/// Rows of teams one page of tables holds (two columns of tables).
-const TABLE_ROWS_PER_PAGE = 10;
+/// Lines (caption, heading, teams) one column of tables holds on a page; two columns per page.
+const TABLE_LINES_PER_PAGE = 13;
+/// Characters of the longest name that fits on one line of a table in half the screen.
+const LONG_NAME = 16;
 
 const WORDS = {
   now: "Now and next",
@@ -64,8 +66,10 @@ export class TournamentBoard {
         pages.push({ kind: "now", title: WORDS.now, build: () => this.nowPage(state, tournament, lines) });
       }
     }
-    const biggest = Math.max(...tournament.groups.map((group) => group.teams.length + 1));
-    const perPage = Math.max(1, 2 * Math.floor(TABLE_ROWS_PER_PAGE / biggest));
+    // A long name takes two lines in half the screen's width: its table then needs twice the rows.
+    const longNames = tournament.teams.some((team) => [...team.name].length > LONG_NAME);
+    const biggest = Math.max(...tournament.groups.map((group) => 2 + group.teams.length * (longNames ? 2 : 1)));
+    const perPage = Math.max(1, 2 * Math.floor(TABLE_LINES_PER_PAGE / biggest));
     for (const groups of chunk(tournament.groups, perPage)) {
       pages.push({ kind: "tables", title: WORDS.tables, build: () => this.tablesPage(tournament, groups) });
     }
@@ -148,9 +152,11 @@ export class TournamentBoard {
   }
 
   bracketPage(state, tournament, rounds) {
-    return h("div", { class: "tb-bracket", style: `--rounds: ${rounds.length}` }, rounds.map((round) => h("section", { class: "tb-round", dataset: { stage: round.stage } },
+    const page = h("div", { class: "tb-bracket" }, rounds.map((round) => h("section", { class: "tb-round", dataset: { stage: round.stage } },
       h("h2", {}, TEXT.stages[round.stage]),
       h("ol", {}, round.matches.map((match) => this.matchCard(state, tournament, match))))));
+    page.style.setProperty("--rounds", rounds.length); // through the CSSOM: the page's CSP allows no style attribute
+    return page;
   }
 
   matchGrid(state, tournament, matches) {
