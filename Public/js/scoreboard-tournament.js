@@ -60,7 +60,7 @@ export class TournamentBoard {
     const tournament = state.tournament;
     if (!tournament) return [{ kind: "none", title: "", build: () => h("p", { class: "tb-empty" }, WORDS.noTournament) }];
     const pages = [];
-    if (tournament.phase === "finished") pages.push({ kind: "champion", title: WORDS.champion, build: () => this.championPage(tournament) });
+    if (tournament.phase === "finished") pages.push({ kind: "champion", title: TEXT.phases.finished, build: () => this.championPage(tournament) });
     else {
       for (const lines of chunk(pitchLines(tournament), PITCHES_PER_PAGE)) {
         pages.push({ kind: "now", title: WORDS.now, build: () => this.nowPage(state, tournament, lines) });

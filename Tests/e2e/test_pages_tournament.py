@@ -131,6 +131,15 @@ def test_the_organiser_creates_from_a_preview_starts_ends_and_corrects(venue, br
     no_axe_violations(phone, "tournament day")
     assert not phone.driver.execute_script(SMALL_TARGETS, "#tab-tournament")
     assert phone.scroll_width() <= 390
+    # A QR code per team, leading to the spectator page following it.
+    tap(phone, "#tournament-day details.manage summary")
+    phone.driver.execute_script("document.querySelector('.team-qr').scrollIntoView()")
+    phone.wait(lambda: phone.driver.execute_script(
+        "const img = document.querySelector('.team-qr'); return img.complete && img.naturalWidth > 0;"), 10, "a team's QR code")
+    phone.screenshot("tournament-team-qr.png")
+    assert phone.find(".team-qr").get_attribute("src").endswith("/qr.svg?team=1")
+    assert server.get("/qr.svg?team=1")[2] != server.get("/qr.svg")[2]
+    phone.driver.execute_script("document.querySelector('#tournament-pitches').closest('section').scrollIntoView()")
     phone.screenshot("tournament-pitch-next.png")
     tap(phone, "#tournament-pitches .tpitch[data-pitch='1'] .start-match")
     phone.wait(lambda: phone.find("#match").is_displayed(), 15, "the match on the Gather tab")
