@@ -13,7 +13,8 @@ import Logging
 /// bucket every message takes from, the watching door's refusals, the presence line — and routes
 /// everything else to the scope it belongs to, concatenating their effects in order:
 /// `AccountsCore` (who is who, and the group's accounts), `TournamentCore` (the day's
-/// tournament) and `MatchCore` (the gather and its matches). A new scope is one type, held here and listed in `scopes`.
+/// tournament) and `MatchCore` (the gather and its matches). A new scope is one type, held here
+/// and listed in `scopes`.
 public final class CoordinatorCore {
     let accounts: AccountsCore
     let match: MatchCore

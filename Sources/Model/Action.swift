@@ -98,7 +98,8 @@ public enum GatherAction: Equatable, Sendable {
 }
 
 extension Action {
-    /// Whether this action starts a gather (only those draw a new gather id).
+    /// Whether this action draws a new id: a gather (also a tournament match's) or a tournament. Only
+    /// these do, so ids are not spent on every command.
     public var createsGather: Bool {
         switch self {
         case .onPitch(_, .createGather), .tournament(.startMatch): true
