@@ -19,20 +19,18 @@ public final class ExportDocuments: Sendable {
         public var tournamentJSON: [UInt8] = TournamentPresenter.document(nil)
         public var tournamentsJSON: [UInt8] = TournamentPresenter.list([])
         public var tournamentCSV: [UInt8] = Array(TournamentExport.csv(nil, pitchNames: [:]).utf8)
-        /// What the calendar feed is made of: its `DTSTAMP` is the request's time, so it is
-        /// rendered per request (a walk over the matches, at most a few thousand).
+        /// What the calendar feeds are made of (`calendar(team:now:)`).
         public var tournament: Tournament?
         public var pitchNames: [Pitch.ID: String] = [:]
-
-        /// `/api/tournament.ics[?team=ID]`; nil for a team the tournament does not have (or any
-        /// team while there is no tournament).
-        public func calendar(team: TournamentTeam.ID?, now: Int64) -> [UInt8]? {
-            if let team, tournament?.team(team) == nil { return nil }
-            return Array(TournamentCalendar.ics(tournament, team: team, pitchNames: pitchNames, now: now).utf8)
-        }
+        /// Goes up each time the tournament's documents are rendered again.
+        var tournamentGeneration = 0
     }
 
     private let rendered = Mutex(Rendered())
+    /// The calendar feeds already asked for since the tournament last changed, by team (0: the
+    /// whole feed): rendered on the first request, at most one per team (64) plus one, and dropped
+    /// when the tournament changes, so a subscribed phone polling the feed costs a lookup.
+    private let calendars = Mutex((generation: 0, byTeam: [Int: [UInt8]]()))
     /// What the documents were rendered from: every finished gather, newest first, and the roster.
     private struct Source {
         var history: [HistoryEntry] = []
@@ -51,6 +49,25 @@ public final class ExportDocuments: Sendable {
     }
 
     public func read() -> Rendered { rendered.withLock { $0 } }
+
+    /// `/api/tournament.ics[?team=ID]`; nil for a team the tournament does not have (or any team
+    /// while there is none). `now`, the feed's `DTSTAMP`, is when it was first asked for since the
+    /// tournament last changed.
+    public func calendar(team: TournamentTeam.ID?, now: Int64) -> [UInt8]? {
+        let (tournament, pitchNames, generation) = rendered.withLock {
+            ($0.tournament, $0.pitchNames, $0.tournamentGeneration)
+        }
+        if let team, tournament?.team(team) == nil { return nil }
+        let key = team ?? 0
+        if let kept = calendars.withLock({ $0.generation == generation ? $0.byTeam[key] : nil }) { return kept }
+        let body = Array(TournamentCalendar.ics(tournament, team: team, pitchNames: pitchNames, now: now).utf8)
+        // Kept only while it is of the newest tournament rendered (a change may have landed meanwhile).
+        calendars.withLock { kept in
+            if generation > kept.generation { kept = (generation, [:]) }
+            if generation == kept.generation { kept.byTeam[key] = body }
+        }
+        return body
+    }
 
     /// The whole history, once, at start.
     func load(history entries: [HistoryEntry], players roster: [Player],
@@ -123,6 +140,7 @@ public final class ExportDocuments: Sendable {
             rendered.tournamentCSV = csv
             rendered.tournament = source.tournament
             rendered.pitchNames = source.pitchNames
+            rendered.tournamentGeneration += 1
         }
     }
 

@@ -85,6 +85,20 @@ final class TournamentRoutesTests: XCTestCase {
         XCTAssertEqual(try get("/api/tournaments.json").body, TournamentPresenter.list([(next, false), (cup, true)]))
     }
 
+    func testAFeedIsRenderedOnceUntilTheTournamentChanges() throws {
+        var cup = Self.cup(id: "cup-1")
+        follow(cup)
+        let first = try XCTUnwrap(exports.calendar(team: 2, now: 1_790_000_000_000))
+        XCTAssertEqual(exports.calendar(team: 2, now: 1_790_000_999_000), first, "kept: the same bytes, its DTSTAMP too")
+        XCTAssertTrue(String(decoding: first, as: UTF8.self).contains("DTSTAMP:20260921T"))
+        XCTAssertNotEqual(exports.calendar(team: nil, now: 1_790_000_999_000), first, "each team its own feed")
+        try cup.startMatch(1, at: 1_790_000_060_000)
+        follow(cup)
+        let after = try XCTUnwrap(exports.calendar(team: 2, now: 1_790_000_999_000))
+        XCTAssertNotEqual(after, first)
+        XCTAssertEqual(after, Array(TournamentCalendar.ics(cup, team: 2, pitchNames: [1: "Pitch 1"], now: 1_790_000_999_000).utf8))
+    }
+
     func testAPitchRenamedMovesTheCSVAndTheFeed() throws {
         let cup = Self.cup(id: "cup-1")
         follow(GatherState(tournament: cup))

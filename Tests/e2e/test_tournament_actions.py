@@ -136,10 +136,11 @@ def test_teams_matches_results_corrections_and_cancelling():
 
             # cancelTournament: null in the state, kept as cancelled; the live gather stays.
             cup_id = tournament(ann)["id"]
+            final_pitch = match(ann, 3)["pitch"]
+            assert pitch_gather(ann.snapshot, final_pitch)["match"]["match"] == 3
             await acked(ann, {"kind": "cancelTournament"})
             assert tournament(ann) is None
-            final_pitch = match_pitch = 1
-            assert pitch_gather(ann.snapshot, match_pitch)["phase"] == "live"
+            assert pitch_gather(ann.snapshot, final_pitch)["phase"] == "live"
             assert "match" not in pitch_gather(ann.snapshot, final_pitch)
             await rejected(ann, {"kind": "cancelTournament"}, "not_found")
             status, _, body = server.get("/api/tournaments.json")

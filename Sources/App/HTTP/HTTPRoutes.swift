@@ -98,7 +98,7 @@ struct HTTPRoutes: Sendable {
             team = id
         }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        guard let body = exports.read().calendar(team: team, now: now) else { return Self.noSuchTeam }
+        guard let body = exports.calendar(team: team, now: now) else { return Self.noSuchTeam }
         return HTTPResponse(status: 200, contentType: "text/calendar; charset=utf-8", body: body,
                             extraHeaders: [("Content-Disposition", "inline; filename=\"tournament.ics\"")])
     }
