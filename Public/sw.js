@@ -20,7 +20,9 @@
 // an old organiser.js is never served beside a new live.js while the new shell installs.
 // v6: the pages speak six languages; i18n.js and every catalogue are part of the shell, so a
 // page reopened offline keeps its reader's language.
-const CACHE = "gather-shell-v6";
+// v7: the tournament's views (tournament*.js, organiser-tournament*.js, spectator-tournament.js,
+// scoreboard-tournament.js) and a new organiser.html.
+const CACHE = "gather-shell-v7";
 const SHELL = [
   "/", "/organiser.html", "/scoreboard.html", "/trust.html",
   "/css/app.css", "/css/scoreboard.css",
@@ -33,6 +35,9 @@ const SHELL = [
   "/js/scoreboard.js", "/js/scoreboard-pitch.js", "/js/scoreboard-venue.js", "/js/scoreboard-venue-layout.js", "/js/scoreboard-fit.js",
   "/js/link-delay.js",
   "/js/i18n.js", "/i18n/en.json", "/i18n/es.json", "/i18n/pt.json", "/i18n/fr.json", "/i18n/de.json", "/i18n/it.json",
+  "/js/tournament.js", "/js/tournament-text.js", "/js/tournament-plan.js", "/js/tournament-views.js",
+  "/js/organiser-tournament.js", "/js/organiser-tournament-create.js", "/js/organiser-tournament-day.js",
+  "/js/spectator-tournament.js", "/js/scoreboard-tournament.js",
   "/js/spectator.js", "/js/spectator-match.js", "/js/spectator-cards.js", "/js/spectator-table.js", "/js/wake.js",
   "/manifest.webmanifest",
   "/icons/icon.svg", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/apple-touch-icon.png",

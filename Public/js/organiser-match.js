@@ -8,6 +8,8 @@ import { $, replace } from "./dom.js";
 import { fullTimeDetails, fullTimeOf, resultNames, scoreText } from "./full-time.js";
 import { pitchById, playersById } from "./state.js";
 import { shareResult, venueName } from "./result-card.js";
+import { penaltiesNeeded } from "./organiser-tournament-day.js";
+import { askPenalties } from "./organiser-tournament.js";
 
 export const UNDO_MS = 10_000;
 
@@ -26,18 +28,29 @@ export class MatchControls {
     $("#duplicate-add").addEventListener("click", () => this.answer(true));
     $("#duplicate-skip").addEventListener("click", () => this.answer(false));
     $("#undo-goal").addEventListener("click", () => this.restore());
-    $("#end-gather").addEventListener("click", () => {
-      const gather = this.gather();
-      if (gather && confirm(`End the match at ${gather.teams.A.name} ${gather.score.A} – ${gather.score.B} ${gather.teams.B.name}?`)) {
-        this.perform({ kind: "endGather" });
-      }
-    });
+    $("#end-gather").addEventListener("click", () => this.end(true));
     // The question at 00:00 is the confirmation: one tap ends the match.
-    $("#fulltime-end").addEventListener("click", () => this.perform({ kind: "endGather" }));
+    $("#fulltime-end").addEventListener("click", () => this.end(false));
     $("#cancel-gather").addEventListener("click", () => {
       if (confirm("Cancel this gather? Nothing will be saved to history.")) this.perform({ kind: "cancelGather" });
     });
     $("#share-result").addEventListener("click", () => this.share());
+  }
+
+  /// A level knockout match of a tournament asks for the penalties (that question is the
+  /// confirmation); any other match ends as it always did.
+  async end(confirmFirst) {
+    const gather = this.gather();
+    if (!gather) return;
+    const names = penaltiesNeeded(this.live.state, gather);
+    if (names) {
+      const penalties = await askPenalties(names);
+      if (penalties) this.perform({ kind: "endGather", penalties });
+      return;
+    }
+    if (!confirmFirst || confirm(`End the match at ${gather.teams.A.name} ${gather.score.A} – ${gather.score.B} ${gather.teams.B.name}?`)) {
+      this.perform({ kind: "endGather" });
+    }
   }
 
   gather() { return (pitchById(this.live.state, this.pitch()) || {}).gather || null; }

@@ -13,6 +13,7 @@ import { ScreenWake } from "./wake.js";
 import { StandingsTable } from "./spectator-table.js";
 import { AccountsView, sessionEndedText } from "./organiser-accounts.js";
 import { ActivityView } from "./organiser-activity.js";
+import { TournamentTab } from "./organiser-tournament.js";
 
 // MARK: - Feedback
 
@@ -36,7 +37,7 @@ async function perform(action) {
 
 // Set while the page is built: restoring the last state renders (and signs in) before
 // startPage returns.
-let live, tabs, pitches, players, gather, wake, accounts, activity;
+let live, tabs, pitches, players, gather, wake, accounts, activity, tournament;
 const currentPitch = () => pitches.current;
 
 startPage((client) => {
@@ -55,6 +56,8 @@ startPage((client) => {
   activity = new ActivityView(live);
   const announcer = new Announcer();
   const table = new StandingsTable();
+  // "Start match" and "Open match" take the console to that pitch's match.
+  tournament = new TournamentTab(live, perform, (pitch) => { pitches.choose(pitch); tabs.select("gather"); });
 
   function render(state) {
     pitches.render(state);
@@ -64,6 +67,7 @@ startPage((client) => {
     players.render(state);
     gather.render(state);
     table.render(state);
+    tournament.render(state);
     announcer.update(state, [currentPitch()]);
     keepAwakeWhileTimerRuns();
   }

@@ -1,5 +1,5 @@
 // The projector page: `?pitch=N` is that pitch's board (pitch 1 without a query), `?pitch=all`
-// the venue overview for a second projector.
+// the venue overview for a second projector, `?tournament` the tournament day's pages.
 
 import { $ } from "./dom.js";
 import { startPage } from "./page.js";
@@ -8,18 +8,20 @@ import { ScreenWake } from "./wake.js";
 import { shownPitches, requestedPitch } from "./state.js";
 import { PitchBoard } from "./scoreboard-pitch.js";
 import { VenueBoard } from "./scoreboard-venue.js";
+import { TournamentBoard } from "./scoreboard-tournament.js";
 
 const wanted = requestedPitch();
+const tournamentDay = new URLSearchParams(location.search).has("tournament");
 
 startPage((live) => {
   const announcer = new Announcer();
-  const board = wanted === "all" ? new VenueBoard(live) : new PitchBoard(live, wanted || 1);
+  const board = tournamentDay ? new TournamentBoard(live) : wanted === "all" ? new VenueBoard(live) : new PitchBoard(live, wanted || 1);
   window.addEventListener("resize", () => board.resize());
   return {
     onChange: (state) => {
       board.render(state);
-      const shown = wanted === "all" ? shownPitches(state).map((pitch) => pitch.id) : [board.pitchId];
-      announcer.update(state, shown, { namePitches: wanted === "all" });
+      const shown = wanted === "all" || tournamentDay ? shownPitches(state).map((pitch) => pitch.id) : [board.pitchId];
+      announcer.update(state, shown, { namePitches: wanted === "all" || tournamentDay });
     },
     // On a relay that lost the venue, page.js says "Delayed" and the board "Score as of …".
     renderClocks: () => board.renderClock(),

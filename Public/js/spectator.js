@@ -10,6 +10,7 @@ import { shownPitches, requestedPitch } from "./state.js";
 import { renderMatch, renderMatchClock } from "./spectator-match.js";
 import { renderCards, renderCardClocks } from "./spectator-cards.js";
 import { StandingsTable, renderResults } from "./spectator-table.js";
+import { SpectatorTournament } from "./spectator-tournament.js";
 
 const wanted = requestedPitch();
 
@@ -23,6 +24,7 @@ function chooseView(state) {
 startPage((live) => {
   const announcer = new Announcer();
   const table = new StandingsTable();
+  const tournament = new SpectatorTournament();
   let view = { cards: false, pitches: [wanted === null || wanted === "all" ? 1 : wanted] };
 
   function renderClocks() {
@@ -45,6 +47,7 @@ startPage((live) => {
     }
     else renderMatch(state, view.pitches[0], severalPitches);
     table.render(state);
+    tournament.render(state);
     renderResults(state, severalPitches);
     $("#scoreboard-link").href = view.cards ? "/scoreboard.html?pitch=all" : `/scoreboard.html?pitch=${view.pitches[0]}`;
     announcer.update(state, view.pitches, { namePitches: view.cards });

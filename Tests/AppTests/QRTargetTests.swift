@@ -85,6 +85,17 @@ final class QRTargetTests: XCTestCase {
         XCTAssertNotEqual(svg(links, "invite=KEEPME12"), svg(links, "invite=ROTATED9"))
     }
 
+    /// A tournament's team: the spectator page following it, on the plain door; ids are 1–64.
+    func testATeamsQRFollowsThatTeam() throws {
+        XCTAssertEqual(ServerLinks.qrTarget(query: "team=7"), .team(7))
+        XCTAssertEqual(ServerLinks.qrTarget(query: "team=0"), .spectator(pitch: nil), "teams start at 1")
+        XCTAssertEqual(ServerLinks.qrTarget(query: "team=65"), .spectator(pitch: nil), "at most 64 teams")
+        XCTAssertEqual(ServerLinks.qrTarget(query: "team=x"), .spectator(pitch: nil))
+        let links = links()
+        XCTAssertEqual(links.url(of: .team(7)), "http://192.168.1.20:8080/?team=7")
+        XCTAssertEqual(svg(links, "team=7"), QRCode.svg(for: "http://192.168.1.20:8080/?team=7"))
+    }
+
     func testQRModulesAreASquareCode() throws {
         let modules = try XCTUnwrap(QRCode.modules(for: "http://192.168.1.20:8080/"))
         XCTAssertEqual(modules.count, modules[0].count)

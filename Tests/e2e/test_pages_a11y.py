@@ -104,7 +104,7 @@ def test_the_organiser_tabs_are_a_tablist_for_keyboards(empty_server, browsers):
     browser = browsers(empty_server, 390, 844).login(ORGANISER, PASSWORD)
     tablist = browser.find("[role=tablist]")
     tabs = tablist.find_elements(By.CSS_SELECTOR, "[role=tab]")
-    assert [tab.text for tab in tabs] == ["Players", "Gather", "History", "Activity", "Group"]
+    assert [tab.text for tab in tabs] == ["Players", "Gather", "History", "Activity", "Group", "Tournament"]
 
     def selected():
         state = browser.driver.execute_script("""
@@ -122,8 +122,8 @@ def test_the_organiser_tabs_are_a_tablist_for_keyboards(empty_server, browsers):
 
     tabs[0].click()
     assert selected() == (["players"], True, ["players"])
-    for key, expected in ((Keys.ARROW_RIGHT, "gather"), (Keys.ARROW_RIGHT, "history"), (Keys.END, "invite"),
-                          (Keys.ARROW_RIGHT, "players"), (Keys.ARROW_LEFT, "invite"), (Keys.HOME, "players")):
+    for key, expected in ((Keys.ARROW_RIGHT, "gather"), (Keys.ARROW_RIGHT, "history"), (Keys.END, "tournament"),
+                          (Keys.ARROW_RIGHT, "players"), (Keys.ARROW_LEFT, "tournament"), (Keys.HOME, "players")):
         browser.driver.switch_to.active_element.send_keys(key)
         assert selected() == ([expected], True, [expected]), (key, expected)
     # Tab leaves the tab list for the panel's content instead of walking through the other tabs.

@@ -79,6 +79,7 @@ final class ServerLinks: Sendable {
         case .organiser: inviteURL
         case .organiserInvite(let code): inviteURL + "#invite=" + code
         case .spectator(let pitch): spectatorURL(pitch: pitch)
+        case .team(let team): spectatorBase(hosts.first ?? "localhost") + "/?team=\(team)"
         }
     }
 
@@ -88,10 +89,13 @@ final class ServerLinks: Sendable {
         /// travels in a request).
         case organiserInvite(String)
         case spectator(pitch: Int?)
+        /// The spectator page following one team of the tournament (the organiser's tab prints one per team).
+        case team(Int)
     }
 
     /// `invite=CODE` (8–64 letters, digits, '-' or '_': the organiser page with the code),
-    /// `page=organiser`, or `pitch=N` (1–9999); anything else is the spectator page.
+    /// `page=organiser`, `pitch=N` (1–9999), or `team=N` (1–64, a tournament's team); anything else
+    /// is the spectator page.
     static func qrTarget(query: String?) -> QRTarget {
         let pairs = (query ?? "").split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
         // One argument on its own: the transport hands over a single query argument reliably.
@@ -103,6 +107,9 @@ final class ServerLinks: Sendable {
         if let pitch = pairs.first(where: { $0.first == "pitch" && $0.count == 2 }).flatMap({ Int($0[1]) }),
            (1...9999).contains(pitch) {
             return .spectator(pitch: pitch)
+        }
+        if let team = pairs.first(where: { $0.first == "team" && $0.count == 2 }).flatMap({ Int($0[1]) }), (1...64).contains(team) {
+            return .team(team)
         }
         return .spectator(pitch: nil)
     }

@@ -1,0 +1,184 @@
+// `/scoreboard.html?tournament`: the hall's screen on a tournament day. Pages that turn by
+// themselves so the whole day is seen within 30 s: every pitch now (score, clock) and next (who,
+// when, how late), the group tables, the bracket; at the end a "Champion" screen first. Every
+// line is at least 3% of the screen's height (readable from 10 m).
+
+import { $, h, replace } from "./dom.js";
+import { clock } from "./format.js";
+import { shownRemainingMs } from "./link-delay.js";
+import { paintKits } from "./kit.js";
+import { TEXT } from "./tournament-text.js";
+import { delayText, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
+
+/// The whole cycle of pages takes at most this long.
+export const CYCLE_MS = 30_000;
+const MIN_PAGE_MS = 3_500;
+const PITCHES_PER_PAGE = 4;
+const MATCHES_PER_PAGE = 8;
+/// Lines (caption, heading, teams) one column of tables holds on a page; two columns per page.
+const TABLE_LINES_PER_PAGE = 13;
+/// Characters of the longest name that fits on one line of a table in half the screen.
+const LONG_NAME = 16;
+
+const WORDS = {
+  now: "Now and next",
+  free: "Free",
+  next: (time) => `Next ${time}`,
+  late: (text) => ` · ${text}`,
+  tables: TEXT.tables,
+  bracket: TEXT.bracket,
+  champion: TEXT.champion,
+  noTournament: TEXT.noTournament,
+  page: (index, count) => `${index} / ${count}`,
+  cols: ["P", "W", "D", "L", "GD", "Pts"],
+};
+
+function chunk(list, size) {
+  const out = [];
+  for (let index = 0; index < list.length; index += size) out.push(list.slice(index, index + size));
+  return out;
+}
+
+export class TournamentBoard {
+  constructor(live) {
+    this.live = live;
+    this.index = 0;
+    this.pages = [];
+    $("#board").dataset.mode = "tournament";
+    $("#tournament-board").hidden = false;
+    $("#status").textContent = "";
+    $("#board-title").textContent = "Tournament scoreboard";
+    $("#join-qr").alt = "QR code of the spectator page";
+    this.turn = () => {
+      this.index += 1;
+      if (this.live.state) this.render(this.live.state);
+    };
+  }
+
+  /// The pages for this state, each { kind, title, build() }.
+  plan(state) {
+    const tournament = state.tournament;
+    if (!tournament) return [{ kind: "none", title: "", build: () => h("p", { class: "tb-empty" }, WORDS.noTournament) }];
+    const pages = [];
+    if (tournament.phase === "finished") pages.push({ kind: "champion", title: TEXT.phases.finished, build: () => this.championPage(tournament) });
+    else {
+      for (const lines of chunk(pitchLines(tournament), PITCHES_PER_PAGE)) {
+        pages.push({ kind: "now", title: WORDS.now, build: () => this.nowPage(state, tournament, lines) });
+      }
+    }
+    // A long name takes two lines in half the screen's width: its table then needs twice the rows.
+    const longNames = tournament.teams.some((team) => [...team.name].length > LONG_NAME);
+    const biggest = Math.max(...tournament.groups.map((group) => 2 + group.teams.length * (longNames ? 2 : 1)));
+    const perPage = Math.max(1, 2 * Math.floor(TABLE_LINES_PER_PAGE / biggest));
+    for (const groups of chunk(tournament.groups, perPage)) {
+      pages.push({ kind: "tables", title: WORDS.tables, build: () => this.tablesPage(tournament, groups) });
+    }
+    const rounds = knockoutRounds(tournament);
+    const count = rounds.reduce((sum, round) => sum + round.matches.length, 0);
+    if (count <= MATCHES_PER_PAGE) pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.bracketPage(state, tournament, rounds) });
+    else {
+      const all = rounds.flatMap((round) => round.matches);
+      for (const matches of chunk(all, MATCHES_PER_PAGE)) {
+        pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.matchGrid(state, tournament, matches) });
+      }
+    }
+    return pages;
+  }
+
+  render(state) {
+    this.pages = this.plan(state);
+    const pageMs = Math.max(MIN_PAGE_MS, Math.floor(CYCLE_MS / this.pages.length));
+    const kinds = this.pages.map((page) => page.kind).join(",");
+    if (kinds !== this.kinds) this.index = 0; // a new set of pages (the champion, a new tournament): from the start
+    this.kinds = kinds;
+    this.index %= this.pages.length;
+    const page = this.pages[this.index];
+    const tournament = state.tournament;
+    const board = $("#board");
+    Object.assign(board.dataset, { page: page.kind, pageIndex: this.index, pages: this.pages.length, pageMs });
+    $("#tb-name").textContent = tournament ? tournament.name : "";
+    $("#tb-title").textContent = page.title;
+    $("#tb-count").textContent = this.pages.length > 1 ? WORDS.page(this.index + 1, this.pages.length) : "";
+    replace($("#tb-page"), page.build());
+    this.renderClock();
+    // One timer for the page on screen: a patch redraws it without making it stay longer.
+    if (this.shown !== `${kinds}|${this.index}`) {
+      this.shown = `${kinds}|${this.index}`;
+      clearTimeout(this.timer);
+      if (this.pages.length > 1) this.timer = setTimeout(this.turn, pageMs);
+    }
+  }
+
+  nowPage(state, tournament, lines) {
+    return h("ul", { class: "tb-pitches" }, lines.map(({ pitch, live, next }) => {
+      const gather = live ? ((state.pitches.find((candidate) => candidate.id === pitch) || {}).gather || null) : null;
+      const row = h("li", { class: "tb-pitch", dataset: { pitch } },
+        h("h2", { class: "tb-pitch-name" }, pitchName(state, pitch)),
+        live ? h("p", { class: "tb-live" },
+          h("span", { class: "tb-team a" }, sideName(tournament, live, "home")),
+          h("span", { class: "tb-score" }, gather ? `${gather.score.A}–${gather.score.B}` : "0–0"),
+          h("span", { class: "tb-team b" }, sideName(tournament, live, "away")))
+          : h("p", { class: "tb-live tb-free" }, WORDS.free),
+        live ? h("p", { class: "tb-clock", dataset: { clockPitch: pitch } }, "--:--") : null,
+        next ? h("p", { class: "tb-next", dataset: { match: next.id } },
+          h("strong", {}, WORDS.next(timeText(next.expectedAt))),
+          delayText(next) ? h("span", { class: "tb-late" }, WORDS.late(delayText(next))) : null,
+          `: ${sideName(tournament, next, "home")} v ${sideName(tournament, next, "away")}`)
+          : h("p", { class: "tb-next" }, TEXT.nothingNext));
+      if (gather) paintKits(row, gather.teams);
+      return row;
+    }));
+  }
+
+  tablesPage(tournament, groups) {
+    return h("div", { class: "tb-tables", dataset: { count: groups.length } }, groups.map((group) => h("table", { class: "tb-table", dataset: { group: group.name } },
+      h("caption", {}, TEXT.group(group.name)),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, TEXT.table.team), WORDS.cols.map((label) => h("th", { scope: "col" }, label)))),
+      h("tbody", {}, group.table.map((row, index) => h("tr", { class: index < tournament.rules.advance ? "through" : null },
+        h("th", { scope: "row" }, `${index + 1}. ${(teamById(tournament, row.team) || { name: "?" }).name}`),
+        [row.played, row.won, row.drawn, row.lost, row.goalDifference > 0 ? `+${row.goalDifference}` : row.goalDifference, row.points]
+          .map((value) => h("td", {}, value))))))));
+  }
+
+  matchCard(state, tournament, match) {
+    const score = match.score ? `${match.score.home}–${match.score.away}` : "v";
+    const penalties = match.penalties ? ` ${TEXT.penalties(match.penalties.home, match.penalties.away)}` : "";
+    const when = match.status === "live" ? TEXT.live : match.status === "finished" ? "" : `${timeText(match.expectedAt)}${delayText(match) ? ` · ${delayText(match)}` : ""}`;
+    const winner = match.winner;
+    const side = (key) => h("span", { class: `tb-side${winner && match[key] === winner ? " won" : ""}` }, sideName(tournament, match, key));
+    return h("li", { class: "tb-match", dataset: { match: match.id, status: match.status } },
+      h("p", { class: "tb-match-stage" }, [stageText(match), pitchName(state, match.pitch), when].filter(Boolean).join(" · ")),
+      h("p", { class: "tb-match-teams" }, side("home"), ` ${score} `, side("away"), penalties));
+  }
+
+  bracketPage(state, tournament, rounds) {
+    const page = h("div", { class: "tb-bracket" }, rounds.map((round) => h("section", { class: "tb-round", dataset: { stage: round.stage } },
+      h("h2", {}, TEXT.stages[round.stage]),
+      h("ol", {}, round.matches.map((match) => this.matchCard(state, tournament, match))))));
+    page.style.setProperty("--rounds", rounds.length); // through the CSSOM: the page's CSP allows no style attribute
+    return page;
+  }
+
+  matchGrid(state, tournament, matches) {
+    return h("ol", { class: "tb-grid" }, matches.map((match) => this.matchCard(state, tournament, match)));
+  }
+
+  championPage(tournament) {
+    const champion = teamById(tournament, tournament.champion);
+    const final = tournament.matches.find((match) => match.stage === "final");
+    return h("div", { class: "tb-champion" },
+      h("p", { class: "tb-champion-word" }, WORDS.champion),
+      h("p", { class: "tb-champion-name" }, champion ? champion.name : ""),
+      final && final.score ? h("p", { class: "tb-champion-final" }, `${TEXT.stages.final}: ${sideName(tournament, final, "home")} ${final.score.home}–${final.score.away} ${sideName(tournament, final, "away")}${final.penalties ? ` ${TEXT.penalties(final.penalties.home, final.penalties.away)}` : ""}`) : null);
+  }
+
+  renderClock() {
+    for (const element of document.querySelectorAll("#tb-page [data-clock-pitch]")) {
+      const pitch = (this.live.state.pitches || []).find((candidate) => candidate.id === Number(element.dataset.clockPitch));
+      const timer = pitch && pitch.gather && pitch.gather.timer;
+      element.textContent = timer && timer.status === "finished" ? "Full time" : clock(shownRemainingMs(this.live, timer));
+    }
+  }
+
+  resize() {}
+}
