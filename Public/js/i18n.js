@@ -141,8 +141,9 @@ export function languageSwitch() {
   return select;
 }
 
-/// Translates the fixed text and puts the picker in the page's header bar (or `place`).
-export function localisePage(place = document.querySelector("header.bar, .corner") || document.body) {
+/// Translates the fixed text and puts the picker at the end of the page (the projector: beside Full screen),
+/// where it crowds nothing a narrow header needs.
+export function localisePage(place = document.querySelector(".corner") || document.querySelector("main") || document.body) {
   translateDocument();
   if (!document.getElementById("language-switch")) place.append(languageSwitch());
 }
