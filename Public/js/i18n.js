@@ -80,7 +80,7 @@ export function number(value) {
 /// Hours and minutes in the reader's way (Intl's default locale in headless Chromium is en-US
 /// whatever the page's language, so the language is always passed).
 export function timeText(date, withSeconds = false) {
-  return date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", ...(withSeconds ? { second: "2-digit" } : {}) });
+  return date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", ...(withSeconds ? { second: "2-digit" } : {}) });
 }
 
 export function dateTimeText(epochMs) {
