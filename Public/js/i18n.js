@@ -80,7 +80,7 @@ export function number(value) {
 /// Hours and minutes in the reader's way (Intl's default locale in headless Chromium is en-US
 /// whatever the page's language, so the language is always passed).
 export function timeText(date, withSeconds = false) {
-  return date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", ...(withSeconds ? { second: "2-digit" } : {}) });
+  return date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", ...(withSeconds ? { second: "2-digit" } : {}) });
 }
 
 export function dateTimeText(epochMs) {
@@ -141,8 +141,9 @@ export function languageSwitch() {
   return select;
 }
 
-/// Translates the fixed text and puts the picker in the page's header bar (or `place`).
-export function localisePage(place = document.querySelector("header.bar, .corner") || document.body) {
+/// Translates the fixed text and puts the picker at the end of the page (the projector: beside Full screen),
+/// where it crowds nothing a narrow header needs.
+export function localisePage(place = document.querySelector(".corner") || document.querySelector("main") || document.body) {
   translateDocument();
   if (!document.getElementById("language-switch")) place.append(languageSwitch());
 }
