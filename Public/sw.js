@@ -68,8 +68,10 @@ self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "refresh-shell") event.waitUntil(requestRefresh());
 });
 
-/// The cached copy, whatever the query string (?page=… links); the network only for a file the
-/// cache lacks, which is then kept.
+/**
+ * The cached copy, whatever the query string (?page=… links); the network only for a file the
+ * cache lacks, which is then kept.
+ */
 async function fromCache(request, path) {
   const cache = await caches.open(CACHE);
   const cached = await cache.match(path);
@@ -79,7 +81,7 @@ async function fromCache(request, path) {
   return response;
 }
 
-/// One refresh at a time, and always one that starts after the latest request.
+/** One refresh at a time, and always one that starts after the latest request. */
 function requestRefresh() {
   if (refreshing) {
     refreshAgain = true;
@@ -94,7 +96,7 @@ function requestRefresh() {
   return refreshing;
 }
 
-/// Fetches every shell file, then stores them all; one failure keeps the old shell untouched.
+/** Fetches every shell file, then stores them all; one failure keeps the old shell untouched. */
 async function refreshShell() {
   let responses;
   try {
@@ -107,7 +109,7 @@ async function refreshShell() {
   await Promise.all(SHELL.map((path, index) => cache.put(path, responses[index])));
 }
 
-/// Past the browser's HTTP cache: the server answers `Cache-Control: no-cache` without validators.
+/** Past the browser's HTTP cache: the server answers `Cache-Control: no-cache` without validators. */
 function fresh(path) {
   return new Request(path, { cache: "no-store" });
 }

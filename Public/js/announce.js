@@ -15,7 +15,7 @@ export class Announcer {
     this.watch = new PitchWatch((change) => this.heard.push(change));
   }
 
-  /// A page that shows several pitches says which one (`namePitches`).
+  /** A page that shows several pitches says which one (`namePitches`). */
   update(state, pitchIds, { namePitches = false } = {}) {
     this.heard = [];
     this.watch.update(state, pitchIds);

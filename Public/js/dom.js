@@ -30,9 +30,11 @@ export function connectionPill(element, status, text) {
 
 const builtFrom = new WeakMap(); // container -> the inputs its children were built from
 
-/// Rebuilds a container's children only when something they are made from changed (compared by
-/// identity: a patch keeps the untouched parts of the state identical). A rebuild between a
-/// finger going down and coming up would swallow the tap.
+/**
+ * Rebuilds a container's children only when something they are made from changed (compared by
+ * identity: a patch keeps the untouched parts of the state identical). A rebuild between a
+ * finger going down and coming up would swallow the tap.
+ */
 export function replaceFor(container, inputs, build) {
   const before = builtFrom.get(container);
   if (before && before.length === inputs.length && before.every((value, index) => value === inputs[index])) return;

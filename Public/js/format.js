@@ -2,7 +2,7 @@
 
 import { t, dateTimeText, timeText } from "./i18n.js";
 
-/// MM:SS, rounding up so 00:00 appears only when time is really up (as the app did).
+/** MM:SS, rounding up so 00:00 appears only when time is really up (as the app did). */
 export function clock(ms) {
   if (ms === null || ms === undefined) return "--:--";
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -11,7 +11,7 @@ export function clock(ms) {
   return `${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")}`;
 }
 
-/// A history entry carries its players' names; the active gather only ids.
+/** A history entry carries its players' names; the active gather only ids. */
 export function names(ids, byId) {
   return ids.map((id) => nameOf(id, byId));
 }
@@ -20,7 +20,7 @@ export function nameOf(id, byId) {
   return (byId.get(id) || { name: `#${id}` }).name;
 }
 
-/// "Ann (assist Bob)", "Ann", or "" while nobody is named; `withAssist: false` for small spaces.
+/** "Ann (assist Bob)", "Ann", or "" while nobody is named; `withAssist: false` for small spaces. */
 export function scorerText(goal, byId, withAssist = true) {
   if (goal.playerId === null || goal.playerId === undefined) return "";
   const assist = !withAssist || goal.assistId === null || goal.assistId === undefined ? "" : ` (${t("page.assist_by", { name: nameOf(goal.assistId, byId) })})`;
@@ -31,23 +31,27 @@ export function minuteText(matchMs) {
   return typeof matchMs === "number" ? `${Math.floor(matchMs / 60000) + 1}'` : "";
 }
 
-/// "Last goal 12': Ann", for a card with room for one line.
+/** "Last goal 12': Ann", for a card with room for one line. */
 export function lastGoalText(goal, gather, byId) {
   if (!goal) return "";
   const minute = minuteText(goal.matchMs);
   return t("page.last_goal", { minute, who: scorerText(goal, byId, false) || gather.teams[goal.team].name }).replace("  ", " ");
 }
 
-/// The projector's goal flash: "Goal! Ann · Reds", or "Goal! Reds" while nobody is named. The
-/// scorer alone, without the assist: more would not read from across a hall.
+/**
+ * The projector's goal flash: "Goal! Ann · Reds", or "Goal! Reds" while nobody is named. The
+ * scorer alone, without the assist: more would not read from across a hall.
+ */
 export function flashText(goal, gather, byId) {
   const team = gather.teams[goal.team].name;
   const scorer = scorerText(goal, byId, false);
   return scorer ? t("page.goal_flash_scorer", { scorer, team }) : t("page.goal_flash", { team });
 }
 
-/// "5 games · 3W 1D 1L · 4 goals": a player's record in words a phone has room for.
-/// (No-break spaces inside each part: a narrow screen breaks the line between parts only.)
+/**
+ * "5 games · 3W 1D 1L · 4 goals": a player's record in words a phone has room for.
+ * (No-break spaces inside each part: a narrow screen breaks the line between parts only.)
+ */
 export function recordText(stats) {
   const nb = (text) => text.replace(/ /g, "\u00a0");
   if (!stats || !stats.games) return nb(t("page.no_games_yet"));
@@ -59,7 +63,7 @@ export function capitalise(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : "";
 }
 
-/// One line of a timeline. `byId` names scorers; `withOrganiser` adds who pressed the button.
+/** One line of a timeline. `byId` names scorers; `withOrganiser` adds who pressed the button. */
 export function eventText(event, gather, byId = new Map(), withOrganiser = true) {
   const team = event.team ? gather.teams[event.team].name : "";
   const minute = minuteText(event.matchMs);
@@ -82,8 +86,10 @@ export function eventText(event, gather, byId = new Map(), withOrganiser = true)
   }
 }
 
-/// The scorers of a finished gather: "12' Ann, 30' Bob (assist Cid), 41' Reds" (minute first, as
-/// in the timeline; a goal nobody was named for goes by its team's name).
+/**
+ * The scorers of a finished gather: "12' Ann, 30' Bob (assist Cid), 41' Reds" (minute first, as
+ * in the timeline; a goal nobody was named for goes by its team's name).
+ */
 export function historyGoalsText(entry, byId) {
   const known = new Map(byId); // the names they had that evening win over today's
   for (const team of ["A", "B"]) for (const player of entry.teams[team].players) known.set(player.id, player);
@@ -109,14 +115,14 @@ export const statusText = {
   delayed: t("page.delayed", {}, "Delayed"),
 };
 
-/// "12 watching", or with a relay's followers beyond the Wi-Fi "312 watching (290 remotely)".
+/** "12 watching", or with a relay's followers beyond the Wi-Fi "312 watching (290 remotely)". */
 export function watchingText(presence) {
   const remote = Number.isInteger(presence.remote) && presence.remote > 0 ? presence.remote : 0;
   const total = presence.spectators + remote;
   return remote ? t("page.watching_remote", { count: total, remote }) : t("page.watching", { count: total });
 }
 
-/// What a relay's page says while the relay hears nothing from the venue.
+/** What a relay's page says while the relay hears nothing from the venue. */
 export function linkLostText(since) {
   const at = new Date(since);
   if (Number.isNaN(at.getTime())) return t("page.link_lost");

@@ -5,7 +5,7 @@ import { t, lang } from "./i18n.js";
 import { h } from "./dom.js";
 import { minuteText, nameOf } from "./format.js";
 
-/// The result to show in place of the match, or null while a gather is on (or none ended).
+/** The result to show in place of the match, or null while a gather is on (or none ended). */
 export function fullTimeOf(pitch) {
   return pitch && !pitch.gather && pitch.lastResult ? pitch.lastResult : null;
 }
@@ -18,7 +18,7 @@ export function scoreText(result) {
   return `${result.teams.A.name} ${result.teams.A.score} – ${result.teams.B.score} ${result.teams.B.name}`;
 }
 
-/// Names as they were that evening when history still has them, else today's roster.
+/** Names as they were that evening when history still has them, else today's roster. */
 export function resultNames(result, state, byId) {
   const known = new Map(byId);
   const entry = ((state && state.history) || []).find((candidate) => candidate.id === result.historyId);
@@ -26,7 +26,7 @@ export function resultNames(result, state, byId) {
   return known;
 }
 
-/// "12' Ann (Whites)" per goal, in order; a goal nobody was named for goes by its team.
+/** "12' Ann (Whites)" per goal, in order; a goal nobody was named for goes by its team. */
 export function goalLines(result, names) {
   return (result.goals || []).map((goal) => {
     const who = goal.playerId === null || goal.playerId === undefined ? result.teams[goal.team].name
@@ -35,8 +35,10 @@ export function goalLines(result, names) {
   });
 }
 
-/// "Ann 2, Cid" — each scorer once (with a count past one), for a line read from across a hall;
-/// goals nobody was named for go by their team.
+/**
+ * "Ann 2, Cid" — each scorer once (with a count past one), for a line read from across a hall;
+ * goals nobody was named for go by their team.
+ */
 export function scorerNames(result, names) {
   const counts = new Map();
   for (const goal of result.goals || []) {
@@ -46,7 +48,7 @@ export function scorerNames(result, names) {
   return [...counts].map(([who, count]) => (count > 1 ? `${who} ${count}` : who));
 }
 
-/// The plain-text summary Share sends beside the image.
+/** The plain-text summary Share sends beside the image. */
 export function summaryText(result, pitchName, names, venue = "") {
   const goals = goalLines(result, names);
   return [`${t("page.full_time")}${pitchName ? ` · ${pitchName}` : ""}: ${scoreText(result)}. ${winnerText(result)}.`,
@@ -54,7 +56,7 @@ export function summaryText(result, pitchName, names, venue = "") {
     [new Date(result.endedAt).toLocaleDateString(lang, { dateStyle: "medium" }), venue].filter(Boolean).join(" · ")].join("\n");
 }
 
-/// The card body pages put in place of the match: winner and the list of goals.
+/** The card body pages put in place of the match: winner and the list of goals. */
 export function fullTimeDetails(result, names) {
   const goals = goalLines(result, names);
   return [

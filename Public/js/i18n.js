@@ -14,7 +14,7 @@ function stored() {
   try { return localStorage.getItem(STORED); } catch { return null; }
 }
 
-/// The first of `wanted` (BCP 47 tags, most wanted first) we have, by language ("pt-BR" → pt).
+/** The first of `wanted` (BCP 47 tags, most wanted first) we have, by language ("pt-BR" → pt). */
 export function bestMatch(wanted) {
   for (const tag of wanted || []) {
     const base = String(tag).toLowerCase().split("-")[0];
@@ -60,13 +60,15 @@ function pick(entry, params) {
   return entry[new Intl.PluralRules(lang).select(count)] ?? entry.other;
 }
 
-/// Whether a key has words in this page's language or in English.
+/** Whether a key has words in this page's language or in English. */
 export function has(key) {
   return catalogue[key] !== undefined || english[key] !== undefined;
 }
 
-/// The sentence `key` with its `{placeholders}` filled from `params` (numbers written the
-/// reader's way), in the page's language, else in English, else `fallback`.
+/**
+ * The sentence `key` with its `{placeholders}` filled from `params` (numbers written the
+ * reader's way), in the page's language, else in English, else `fallback`.
+ */
 export function t(key, params = {}, fallback = "") {
   const entry = catalogue[key] ?? english[key];
   if (entry === undefined) return fallback;
@@ -77,8 +79,10 @@ export function number(value) {
   return new Intl.NumberFormat(lang).format(value);
 }
 
-/// Hours and minutes in the reader's way (Intl's default locale in headless Chromium is en-US
-/// whatever the page's language, so the language is always passed).
+/**
+ * Hours and minutes in the reader's way (Intl's default locale in headless Chromium is en-US
+ * whatever the page's language, so the language is always passed).
+ */
 export function timeText(date, withSeconds = false) {
   return date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", ...(withSeconds ? { second: "2-digit" } : {}) });
 }
@@ -87,8 +91,10 @@ export function dateTimeText(epochMs) {
   return new Date(epochMs).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
 }
 
-/// What the server said (`rejected`, `error`, `activity` item, `session` reason, `link`), in the
-/// page's language from its `reason` and `params`; the English `message` when no catalogue has it.
+/**
+ * What the server said (`rejected`, `error`, `activity` item, `session` reason, `link`), in the
+ * page's language from its `reason` and `params`; the English `message` when no catalogue has it.
+ */
 export function serverText(reason, params = {}, message = "") {
   // English pages show the server's own words, which carry every detail (the field, the id).
   if (!reason || !has(`server.${reason}`) || (lang === "en" && message)) return message;
@@ -104,8 +110,10 @@ export function serverText(reason, params = {}, message = "") {
   return t(`server.${reason}`, values, message) + (credit ? " " + t(`server.${credit}`, values) : "");
 }
 
-/// Writes the catalogue's words into the page's fixed text: `data-i18n` (text),
-/// `data-i18n-aria-label`, `data-i18n-placeholder`, `data-i18n-title`, `data-i18n-content`.
+/**
+ * Writes the catalogue's words into the page's fixed text: `data-i18n` (text),
+ * `data-i18n-aria-label`, `data-i18n-placeholder`, `data-i18n-title`, `data-i18n-content`.
+ */
 export function translateDocument(root = document) {
   for (const element of root.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n, {}, element.textContent);
   for (const [attribute, data] of [["aria-label", "i18nAriaLabel"], ["placeholder", "i18nPlaceholder"], ["title", "i18nTitle"],
@@ -116,8 +124,10 @@ export function translateDocument(root = document) {
   }
 }
 
-/// A language picker (each language named in itself), remembered on this device; choosing one
-/// reloads the page in it.
+/**
+ * A language picker (each language named in itself), remembered on this device; choosing one
+ * reloads the page in it.
+ */
 export function languageSwitch() {
   const id = "language-switch";
   const select = document.createElement("select");
@@ -141,8 +151,10 @@ export function languageSwitch() {
   return select;
 }
 
-/// Translates the fixed text and puts the picker at the end of the page (the projector: beside Full screen),
-/// where it crowds nothing a narrow header needs.
+/**
+ * Translates the fixed text and puts the picker at the end of the page (the projector: beside Full screen),
+ * where it crowds nothing a narrow header needs.
+ */
 export function localisePage(place = document.querySelector(".corner") || document.querySelector("main") || document.body) {
   translateDocument();
   if (!document.getElementById("language-switch")) place.append(languageSwitch());

@@ -20,7 +20,7 @@ export function kitName(team, side) {
 
 export function kitOf(team, side) { return KIT_COLOURS[kitName(team, side)]; }
 
-/// Sets --kit-a / --kit-b (and their dark-board and ink variants) on `element` for `teams`.
+/** Sets --kit-a / --kit-b (and their dark-board and ink variants) on `element` for `teams`. */
 export function paintKits(element, teams) {
   for (const side of ["A", "B"]) {
     const kit = kitOf(teams && teams[side], side);

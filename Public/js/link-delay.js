@@ -7,8 +7,10 @@ import { t, timeText } from "./i18n.js";
 
 const delay = { since: null }; // epoch ms (server time) the venue was last heard, while the link is down
 
-/// A relay's `link` message, or null when the connection itself changed (a new connection
-/// starts honest: a relay still without the venue says so again after its snapshot).
+/**
+ * A relay's `link` message, or null when the connection itself changed (a new connection
+ * starts honest: a relay still without the venue says so again after its snapshot).
+ */
 export function linkChanged(link) {
   const since = link && !link.live ? Date.parse(link.since) : NaN;
   delay.since = Number.isNaN(since) ? (link && !link.live ? Date.now() : null) : since;
@@ -17,8 +19,10 @@ export function linkChanged(link) {
 
 export function isDelayed() { return delay.since !== null; }
 
-/// The time left on `timer` as the page should show it: stopped where it stood when the venue
-/// was last heard while the link is down, else counting down.
+/**
+ * The time left on `timer` as the page should show it: stopped where it stood when the venue
+ * was last heard while the link is down, else counting down.
+ */
 export function shownRemainingMs(live, timer) {
   if (delay.since !== null && timer && timer.status === "running" && typeof timer.endsAt === "number") {
     return Math.max(0, timer.endsAt - delay.since);
@@ -26,7 +30,7 @@ export function shownRemainingMs(live, timer) {
   return live.remainingMs(timer);
 }
 
-/// "Score as of 11:44:12" while delayed, else "".
+/** "Score as of 11:44:12" while delayed, else "". */
 export function asOfText() {
   if (delay.since === null) return "";
   const at = new Date(delay.since);

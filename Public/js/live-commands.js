@@ -6,15 +6,17 @@ import { readJSON, writeJSON } from "./storage.js";
 const PENDING_KEY = "gather.pending";
 
 export class CommandQueue {
-  /// `send(message)` writes to the socket when organiser; returns whether it could.
-  /// `onPending(messages)` hears every change of what waits (a page marks those actions).
+  /**
+   * `send(message)` writes to the socket when organiser; returns whether it could.
+   * `onPending(messages)` hears every change of what waits (a page marks those actions).
+   */
   constructor(send, onPending = () => {}) {
     Object.assign(this, { send, onPending });
     this.pending = new Map(); // command id -> { message, resolve }
     this.restore();
   }
 
-  /// Resolves with the server's `ack` or `rejected`; survives reconnects and page reloads.
+  /** Resolves with the server's `ack` or `rejected`; survives reconnects and page reloads. */
   add(message) {
     return new Promise((resolve) => {
       this.pending.set(message.id, { message, resolve });
@@ -42,7 +44,7 @@ export class CommandQueue {
     for (const { message } of this.pending.values()) this.send(message);
   }
 
-  /// Logging out forgets what this organiser had not yet had answered.
+  /** Logging out forgets what this organiser had not yet had answered. */
   clear() {
     this.pending.clear();
     this.save();

@@ -7,7 +7,7 @@ const TOKEN_KEY = "gather.token";
 const SESSION_KEY = "gather.lastSession";
 
 export class Session {
-  /// `send(message)` returns false when offline; `onSession(message)` tells the page.
+  /** `send(message)` returns false when offline; `onSession(message)` tells the page. */
   constructor({ send, onSession }) {
     Object.assign(this, { send, onSession });
     this.role = "spectator";
@@ -19,7 +19,7 @@ export class Session {
 
   get token() { try { return localStorage.getItem(TOKEN_KEY); } catch { return null; } }
 
-  /// The session the page showed last, shown again before the server answers (a reopened page).
+  /** The session the page showed last, shown again before the server answers (a reopened page). */
   restore() {
     const session = readJSON(localStorage, SESSION_KEY);
     if (!session || !this.token) return;
@@ -29,14 +29,14 @@ export class Session {
                      owner: this.owner, restored: true });
   }
 
-  /// A new connection starts as a spectator and resumes with the saved token (not on a relay).
+  /** A new connection starts as a spectator and resumes with the saved token (not on a relay). */
   welcomed({ resume = true } = {}) {
     this.role = "spectator";
     const token = this.token;
     if (resume && token) this.resume(token);
   }
 
-  /// The connection dropped: a sign-in in flight will get no answer.
+  /** The connection dropped: a sign-in in flight will get no answer. */
   dropped() {
     if (this.auth) { this.auth.resolve({ type: "error", code: "disconnected", message: "The connection dropped; try again." }); this.auth = null; }
   }
@@ -55,7 +55,7 @@ export class Session {
     if (this.auth) { this.auth.resolve(message); this.auth = null; }
   }
 
-  /// True when the error answers the sign-in in flight.
+  /** True when the error answers the sign-in in flight. */
   receivedError(message) {
     if (!this.auth || message.id !== this.auth.id) return false;
     if (message.code === "unauthorized") removeKey(localStorage, TOKEN_KEY);
@@ -76,7 +76,7 @@ export class Session {
     });
   }
 
-  /// A token the server no longer knows ends the session the page may have restored from storage.
+  /** A token the server no longer knows ends the session the page may have restored from storage. */
   async resume(token) {
     const reply = await this.authenticate({ type: "resume", token });
     if (reply.type === "error" && reply.code === "unauthorized") {

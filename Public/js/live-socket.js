@@ -41,7 +41,7 @@ export class LiveSocket {
     this.setStatus("live");
   }
 
-  /// Exponential backoff with jitter, so a restarted server is not hit by every phone at once.
+  /** Exponential backoff with jitter, so a restarted server is not hit by every phone at once. */
   scheduleReconnect() {
     this.setStatus("reconnecting");
     const delay = Math.min(10000, 500 * 2 ** Math.min(this.attempt, 5)) * (0.5 + Math.random());
@@ -56,7 +56,7 @@ export class LiveSocket {
     this.onStatus(status);
   }
 
-  /// False when there is no open connection (the caller keeps the message for later).
+  /** False when there is no open connection (the caller keeps the message for later). */
   send(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
       this.socket.send(JSON.stringify(message));

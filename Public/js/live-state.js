@@ -111,8 +111,10 @@ export class StateCache {
     return true;
   }
 
-  /// The last snapshot this browser saved, without telling anyone; false when there is none or
-  /// a state already arrived.
+  /**
+   * The last snapshot this browser saved, without telling anyone; false when there is none or
+   * a state already arrived.
+   */
   restore() {
     if (this.state) return false;
     const saved = readJSON(localStorage, SNAPSHOT_KEY);

@@ -39,8 +39,10 @@ export class LiveClient {
   get inviteCode() { return this.session.inviteCode; }
   get owner() { return this.session.owner; }
 
-  /// Shows the last snapshot (and organiser session) this browser saw, until the server answers.
-  /// Called by the page once its views exist; does nothing when a snapshot already arrived.
+  /**
+   * Shows the last snapshot (and organiser session) this browser saw, until the server answers.
+   * Called by the page once its views exist; does nothing when a snapshot already arrived.
+   */
   restoreLastState() {
     if (!this.cache.restore()) return false;
     this.session.restore();
@@ -120,15 +122,17 @@ export class LiveClient {
     this.session.logout();
   }
 
-  /// Resolves with the server's `ack` or `rejected`; survives reconnects and page reloads.
+  /** Resolves with the server's `ack` or `rejected`; survives reconnects and page reloads. */
   command(action) {
     return this.commands.add({ type: "command", id: crypto.randomUUID(), base: Math.max(0, this.version), action });
   }
 
   // MARK: - Account messages (organisers, activity)
 
-  /// Sends an account message and resolves with its `account`/`activity` reply or its `error`
-  /// (never rejects: a page shows `message`). Not resent after a reconnect: a person asks again.
+  /**
+   * Sends an account message and resolves with its `account`/`activity` reply or its `error`
+   * (never rejects: a page shows `message`). Not resent after a reconnect: a person asks again.
+   */
   request(fields, timeoutMs = 10000) {
     const id = crypto.randomUUID();
     return new Promise((resolve) => {
@@ -153,7 +157,7 @@ export class LiveClient {
 
   serverNow() { return Date.now() + this.offsetMs; }
 
-  /// Milliseconds left on a timer now, counted down locally from `endsAt`.
+  /** Milliseconds left on a timer now, counted down locally from `endsAt`. */
   remainingMs(timer) {
     if (!timer) return null;
     if (timer.status === "running" && typeof timer.endsAt === "number") {

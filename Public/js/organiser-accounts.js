@@ -6,10 +6,10 @@
 import { $, h, replace } from "./dom.js";
 import { serverText, t } from "./i18n.js";
 
-/// Why this phone stopped being an organiser (a `session` message's `reason`), in the page's language.
+/** Why this phone stopped being an organiser (a `session` message's `reason`), in the page's language. */
 export function sessionEndedText(reason) { return ["removed", "password_changed", "logged_out"].includes(reason) ? serverText(reason) : null; }
 
-/// "online now", "3 min ago", "yesterday 18:04", "12 Nov".
+/** "online now", "3 min ago", "yesterday 18:04", "12 Nov". */
 export function lastSeenText(organiser, now = Date.now()) {
   if (organiser.online) return "online now";
   if (organiser.lastSeenAt == null) return "never";
@@ -30,7 +30,7 @@ export class AccountsView {
     $("#password-form").addEventListener("submit", (event) => this.changePassword(event));
   }
 
-  /// The session said who we are: show the code, its QR and what an owner may do.
+  /** The session said who we are: show the code, its QR and what an owner may do. */
   showSession(session) {
     const code = session.inviteCode || "";
     $("#invite-code").textContent = code;
@@ -140,7 +140,7 @@ export class AccountsView {
     }
   }
 
-  /// A modal question with the action named on its button; resolves true only on that button.
+  /** A modal question with the action named on its button; resolves true only on that button. */
   confirm(title, text, action) {
     const dialog = this.dialog;
     $("#confirm-title").textContent = title;

@@ -20,7 +20,7 @@ export class ActivityView {
     $("#activity-older").addEventListener("click", () => this.load(this.items.at(-1)?.version));
   }
 
-  /// `before` nil: the newest page (replacing the list); a version: the page before it (appended).
+  /** `before` nil: the newest page (replacing the list); a version: the page before it (appended). */
   async load(before) {
     const status = $("#activity-status");
     const reply = await this.live.request(before == null ? { type: "activity", limit: PAGE }

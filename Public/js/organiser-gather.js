@@ -6,10 +6,12 @@ import { ScorerPicker } from "./organiser-scorer.js";
 import { MatchControls } from "./organiser-match.js";
 import { KIT_COLOURS, kitName, paintKits } from "./kit.js";
 
-/// The gather on the console's pitch: line-up (tap or drag, or balanced by rating), team names,
-/// the match controls, the scorers, the timeline; and the history of every pitch.
+/**
+ * The gather on the console's pitch: line-up (tap or drag, or balanced by rating), team names,
+ * the match controls, the scorers, the timeline; and the history of every pitch.
+ */
 export class GatherView {
-  /// `pitch()` is the console's pitch; every gather action goes to it.
+  /** `pitch()` is the console's pitch; every gather action goes to it. */
   constructor(live, perform, pitch) {
     Object.assign(this, { live, pitch });
     this.perform = (action) => perform({ ...action, pitch: this.pitch() });
@@ -41,8 +43,10 @@ export class GatherView {
 
   gather() { return gatherOn(this.live.state, this.pitch()); }
 
-  /// A +1 not yet acknowledged (offline, or a slow Wi-Fi) shows "+1 sending…" beside the score
-  /// until the server answers: the score itself only counts what the server has.
+  /**
+   * A +1 not yet acknowledged (offline, or a slow Wi-Fi) shows "+1 sending…" beside the score
+   * until the server answers: the score itself only counts what the server has.
+   */
   markPending(team, reply) {
     this.pendingGoals = this.pendingGoals || { A: 0, B: 0 };
     this.pendingGoals[team] += 1;
@@ -120,7 +124,7 @@ export class GatherView {
     this.renderClock();
   }
 
-  /// The balancer's difference, then the teams as they stand (players may be moved by hand after).
+  /** The balancer's difference, then the teams as they stand (players may be moved by hand after). */
   renderBalance(gather, byId) {
     const balanced = gather.events.filter((event) => event.kind === "teamsBalanced").pop();
     const now = Math.abs(ratingSum(gather.teams.A.players, byId) - ratingSum(gather.teams.B.players, byId));
@@ -129,8 +133,10 @@ export class GatherView {
       : `Balanced with a rating difference of ${balanced.difference}; moved by hand since: ${now}.`;
   }
 
-  /// A cancelled goal is struck through (and can be brought back); the line saying it was
-  /// cancelled is not: it is what happened.
+  /**
+   * A cancelled goal is struck through (and can be brought back); the line saying it was
+   * cancelled is not: it is what happened.
+   */
   timelineRow(event, gather, byId) {
     const text = eventText(event, gather, byId);
     const minute = minuteText(event.matchMs);
@@ -150,7 +156,7 @@ export class GatherView {
         onclick: () => this.match.cancelGoal(event.seq) }, t("org.cancel_goal"))));
   }
 
-  /// The pickers show the timer's length, unless the organiser is typing a new one.
+  /** The pickers show the timer's length, unless the organiser is typing a new one. */
   showDuration(seconds) {
     const form = $("#timer-form");
     if (typeof seconds !== "number" || form.contains(document.activeElement)) return;

@@ -14,8 +14,10 @@ import { askPenalties } from "./organiser-tournament.js";
 export const UNDO_MS = 10_000;
 
 export class MatchControls {
-  /// `perform` sends an action on the console's pitch and resolves with the server's reply;
-  /// `onGoal(team, reply)` opens the scorer picker for a goal that was sent.
+  /**
+   * `perform` sends an action on the console's pitch and resolves with the server's reply;
+   * `onGoal(team, reply)` opens the scorer picker for a goal that was sent.
+   */
   constructor(live, perform, pitch, onGoal) {
     Object.assign(this, { live, perform, pitch, onGoal });
     this.question = null; // the score action the duplicate question is about
@@ -37,8 +39,10 @@ export class MatchControls {
     $("#share-result").addEventListener("click", () => this.share());
   }
 
-  /// A level knockout match of a tournament asks for the penalties (that question is the
-  /// confirmation); any other match ends as it always did.
+  /**
+   * A level knockout match of a tournament asks for the penalties (that question is the
+   * confirmation); any other match ends as it always did.
+   */
   async end(confirmFirst) {
     const gather = this.gather();
     if (!gather) return;
@@ -66,7 +70,7 @@ export class MatchControls {
     });
   }
 
-  /// "maria added a goal for Whites 3 s ago. Add another?" with two large buttons.
+  /** "maria added a goal for Whites 3 s ago. Add another?" with two large buttons. */
   ask(team, message) {
     this.question = { team, pitch: this.pitch() };
     $("#duplicate-text").textContent = message;
@@ -85,7 +89,7 @@ export class MatchControls {
     $("#duplicate").hidden = true;
   }
 
-  /// −1: the server takes back that team's latest goal; the bar offers it back for 10 s.
+  /** −1: the server takes back that team's latest goal; the bar offers it back for 10 s. */
   async takeBack(team) {
     const gather = this.gather();
     const goals = gather ? gather.events.filter((event) => event.kind === "goal" && event.team === team && !event.cancelled) : [];
@@ -99,8 +103,10 @@ export class MatchControls {
     if (reply.type === "ack") this.offerUndo(seq);
   }
 
-  /// The goal a −1 took back is the one the state now marks cancelled (another organiser's goal
-  /// may have landed in between, so the newest cancellation of that team is asked for).
+  /**
+   * The goal a −1 took back is the one the state now marks cancelled (another organiser's goal
+   * may have landed in between, so the newest cancellation of that team is asked for).
+   */
   cancelledSince(guess, team) {
     const gather = this.gather();
     const cancellations = gather ? gather.events.filter((event) => event.kind === "goalCancelled" && event.team === team && !event.undone) : [];

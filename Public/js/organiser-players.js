@@ -2,9 +2,11 @@ import { $, h, replaceFor } from "./dom.js";
 import { capitalise, recordText } from "./format.js";
 import { gatherOn, pitchById, pitchOfPlayers } from "./state.js";
 
-/// The roster with each player's rating and record: list, add, edit every field, delete with a
-/// confirmation, and the selection mode that creates a gather on the console's pitch from at
-/// least two players (a player already playing on another pitch cannot be picked).
+/**
+ * The roster with each player's rating and record: list, add, edit every field, delete with a
+ * confirmation, and the selection mode that creates a gather on the console's pitch from at
+ * least two players (a player already playing on another pitch cannot be picked).
+ */
 export class PlayersView {
   constructor(live, perform, showGather, pitch) {
     Object.assign(this, { live, perform, showGather, pitch });
@@ -34,7 +36,7 @@ export class PlayersView {
     this.renderSelection();
   }
 
-  /// `pitch`: where the player is in a gather now, if anywhere.
+  /** `pitch`: where the player is in a gather now, if anywhere. */
   row(player, pitch) {
     const details = [player.position && capitalise(player.position), player.skill && capitalise(player.skill),
       player.age && `${player.age} y`, player.favouriteTeam].filter(Boolean).join(" · ");
@@ -57,8 +59,10 @@ export class PlayersView {
     return h("li", { class: "player", dataset: { id: player.id } }, children);
   }
 
-  /// Picking a line-up while other pitches play: the free players first, those busy elsewhere
-  /// folded under "Playing on North (grass)", one fold per pitch.
+  /**
+   * Picking a line-up while other pitches play: the free players first, those busy elsewhere
+   * folded under "Playing on North (grass)", one fold per pitch.
+   */
   pickingRows(players, playing) {
     const free = players.filter((player) => !playing.has(player.id));
     const folds = new Map(); // pitch id -> { pitch, players }

@@ -7,15 +7,17 @@ import { minuteText, nameOf } from "./format.js";
 import { playersById } from "./state.js";
 
 export class ScorerPicker {
-  /// `perform` sends an action on the console's pitch.
+  /** `perform` sends an action on the console's pitch. */
   constructor(live, perform) {
     Object.assign(this, { live, perform });
     this.goal = null; // { team, seq (null until the +1 is acknowledged), step, scorerId, whenKnown }
     $("#scorer-done").addEventListener("click", () => this.close());
   }
 
-  /// Opens at once on +1; the goal's seq arrives with the ack (the state of that version comes
-  /// first, so the goal is already in it).
+  /**
+   * Opens at once on +1; the goal's seq arrives with the ack (the state of that version comes
+   * first, so the goal is already in it).
+   */
   openForNewGoal(team, reply, gatherOf) {
     const goal = { team, seq: null, step: "scorer", scorerId: null };
     goal.whenKnown = reply.then((answer) => {
@@ -51,7 +53,7 @@ export class ScorerPicker {
     if (hadFocus && team) { const button = $(`[data-score="${team}"][data-delta="1"]`); if (button) button.focus(); }
   }
 
-  /// Follows the state: a goal cancelled or a gather gone closes the panel.
+  /** Follows the state: a goal cancelled or a gather gone closes the panel. */
   render(gather, byId) {
     this.gather = gather;
     const goal = this.goal;

@@ -29,8 +29,10 @@ const WORDS = {
   changed: "The form changed: preview again.",
 };
 
-/// Today's date at "HH:MM" in this phone's time zone, as epoch ms; tomorrow if it is already past by
-/// more than 12 hours (a start typed late at night is for the morning).
+/**
+ * Today's date at "HH:MM" in this phone's time zone, as epoch ms; tomorrow if it is already past by
+ * more than 12 hours (a start typed late at night is for the morning).
+ */
 export function startFromTime(value, now = Date.now()) {
   const [hours, minutes] = value.split(":").map(Number);
   if (!Number.isInteger(hours) || !Number.isInteger(minutes)) return now;
@@ -72,7 +74,7 @@ export class TournamentCreate {
     replace(this.root, h("h2", { id: "tcreate-title" }, WORDS.title), this.form, this.preview);
   }
 
-  /// The pitch boxes follow the venue's pitches (all ticked at first).
+  /** The pitch boxes follow the venue's pitches (all ticked at first). */
   render(state) {
     const ids = state.pitches.map((pitch) => `${pitch.id}:${pitch.name}`).join("|");
     if (ids === this.pitchKey) return;
@@ -83,7 +85,7 @@ export class TournamentCreate {
       h("input", { type: "checkbox", name: "pitch", value: pitch.id, checked: first || ticked.has(pitch.id) }), " ", pitch.name)));
   }
 
-  /// The form as the action's fields (numbers as numbers; blank lines dropped).
+  /** The form as the action's fields (numbers as numbers; blank lines dropped). */
   fields() {
     const form = this.form.elements;
     const number = (input) => (input.value.trim() === "" ? NaN : Number(input.value));

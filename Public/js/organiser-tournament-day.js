@@ -35,7 +35,7 @@ const WORDS = {
 };
 
 export class TournamentDay {
-  /// `perform(action)` sends an action; `openPitch(id)` shows that pitch's match in the console.
+  /** `perform(action)` sends an action; `openPitch(id)` shows that pitch's match in the console. */
   constructor(live, perform, openPitch) {
     Object.assign(this, { live, perform, openPitch });
     this.pitchList = h("ul", { class: "tpitches", id: "tournament-pitches" });
@@ -74,7 +74,7 @@ export class TournamentDay {
       h("img", { class: "qr team-qr", src: `/qr.svg?team=${team.id}`, alt: WORDS.qrAlt(team.name), loading: "lazy", width: "160", height: "160" }))));
   }
 
-  /// A pitch: what is being played there (with its live score), then the next match and its button.
+  /** A pitch: what is being played there (with its live score), then the next match and its button. */
   pitchItem(state, tournament, { pitch, live, next }) {
     const gather = (state.pitches.find((candidate) => candidate.id === pitch) || {}).gather || null;
     const name = pitchName(state, pitch);
@@ -101,7 +101,7 @@ export class TournamentDay {
     if (reply.type === "ack") this.openPitch(pitch);
   }
 
-  /// The corrected score (and penalties, shown for a knockout match) with a confirmation.
+  /** The corrected score (and penalties, shown for a knockout match) with a confirmation. */
   correctForm(tournament, match) {
     const home = sideName(tournament, match, "home"), away = sideName(tournament, match, "away");
     const knockout = match.stage !== "group";
@@ -140,8 +140,10 @@ export class TournamentDay {
   }
 }
 
-/// The team names of a gather playing a knockout match that is level: what the End button asks
-/// penalties for (null when none are needed).
+/**
+ * The team names of a gather playing a knockout match that is level: what the End button asks
+ * penalties for (null when none are needed).
+ */
 export function penaltiesNeeded(state, gather) {
   const link = gather && gather.match;
   const tournament = state && state.tournament;

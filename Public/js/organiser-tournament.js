@@ -50,8 +50,10 @@ export class TournamentTab {
   }
 }
 
-/// Asks the penalty shoot-out's result for a level knockout match: resolves with {A, B}, or null
-/// when the organiser cancels.
+/**
+ * Asks the penalty shoot-out's result for a level knockout match: resolves with {A, B}, or null
+ * when the organiser cancels.
+ */
 export function askPenalties(names) {
   const dialog = $("#penalties-dialog");
   const form = dialog.querySelector("form");

@@ -27,7 +27,7 @@ function notify(text, kind = "error") {
   noticeTimer = setTimeout(() => { notice.hidden = true; }, 6000);
 }
 
-/// Sends one action and shows a rejection as the server's sentence.
+/** Sends one action and shows a rejection as the server's sentence. */
 async function perform(action) {
   const reply = await live.command(action);
   // A possible duplicate is a question the match controls ask, not an error.
@@ -84,7 +84,7 @@ startPage((client) => {
   };
 });
 
-/// The organiser watching the gather screen during a running timer must not see it go dark.
+/** The organiser watching the gather screen during a running timer must not see it go dark. */
 function keepAwakeWhileTimerRuns() {
   const current = gatherOn(live.state, currentPitch());
   const timer = current && current.timer;
@@ -143,7 +143,7 @@ $("#logout").addEventListener("click", () => {
   }
 }
 
-/// A co-organiser who just registered mid-match lands on the match being played, not on Players.
+/** A co-organiser who just registered mid-match lands on the match being played, not on Players. */
 function goToLiveMatch() {
   const playing = (live.state ? live.state.pitches : []).filter((pitch) => pitch.gather);
   const pitch = playing.find((candidate) => candidate.gather.phase === "live") || playing[0];

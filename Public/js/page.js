@@ -8,12 +8,14 @@ import { keepShellOffline } from "./offline.js";
 import { linkChanged, isDelayed } from "./link-delay.js";
 import { localisePage } from "./i18n.js";
 
-/// How often the countdowns are redrawn between ticks: often enough that a second never shows late.
+/** How often the countdowns are redrawn between ticks: often enough that a second never shows late. */
 export const CLOCK_MS = 250;
 
-/// `build(live)` makes the page's views and returns its handlers: `onChange(state)`,
-/// `renderClocks()` (called every CLOCK_MS once a state is known), and optionally `onTick`,
-/// `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue). Returns the live client.
+/**
+ * `build(live)` makes the page's views and returns its handlers: `onChange(state)`,
+ * `renderClocks()` (called every CLOCK_MS once a state is known), and optionally `onTick`,
+ * `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue). Returns the live client.
+ */
 export function startPage(build) {
   keepShellOffline();
   localisePage();

@@ -12,10 +12,12 @@ export class PatchError extends Error {
   }
 }
 
-/// The document with `ops` applied in order. The input document and the ops are never
-/// modified: containers on the touched paths are copied (once per call), the rest is shared,
-/// so a page can keep the previous state and compare it with the new one.
-/// Throws PatchError when an op does not apply; the caller then waits for a snapshot.
+/**
+ * The document with `ops` applied in order. The input document and the ops are never
+ * modified: containers on the touched paths are copied (once per call), the rest is shared,
+ * so a page can keep the previous state and compare it with the new one.
+ * Throws PatchError when an op does not apply; the caller then waits for a snapshot.
+ */
 export function applyPatch(doc, ops) {
   if (!Array.isArray(ops)) throw new PatchError("a patch is an array of operations");
   const fresh = new WeakSet(); // containers this call created, safe to edit in place
@@ -81,8 +83,10 @@ function valueOf(op) {
 
 // MARK: - Walking the document
 
-/// Copies the containers from the root down to the target's parent (unless this call already
-/// made them) and lets `edit` change that parent in place; returns the new root.
+/**
+ * Copies the containers from the root down to the target's parent (unless this call already
+ * made them) and lets `edit` change that parent in place; returns the new root.
+ */
 function editParent(doc, path, fresh, edit) {
   const root = owned(doc, fresh, path);
   let container = root;
@@ -127,7 +131,7 @@ function existingKey(object, token, path) {
   return token;
 }
 
-/// A plain assignment of "__proto__" would change the prototype instead of adding a member.
+/** A plain assignment of "__proto__" would change the prototype instead of adding a member. */
 function setMember(object, key, value) {
   Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }

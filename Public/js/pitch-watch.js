@@ -6,12 +6,14 @@
 
 import { goalsOf, latestGoal, pitchById } from "./state.js";
 
-/// How long a projector shows "Goal! <scorer>" for the newest goal.
+/** How long a projector shows "Goal! <scorer>" for the newest goal. */
 export const FLASH_MS = 8000;
 
 export class PitchWatch {
-  /// `onChange({ pitch, gather, scoreChange, namedScorers, newestGoal, fullTime })` for each shown
-  /// pitch where something changed; `newestGoal` is the goal to celebrate, or null.
+  /**
+   * `onChange({ pitch, gather, scoreChange, namedScorers, newestGoal, fullTime })` for each shown
+   * pitch where something changed; `newestGoal` is the goal to celebrate, or null.
+   */
   constructor(onChange) {
     this.onChange = onChange;
     this.last = new Map(); // pitch id -> summary of the gather last seen there
@@ -49,7 +51,7 @@ function summary(gather) {
   };
 }
 
-/// null when nothing worth telling changed.
+/** null when nothing worth telling changed. */
 function compare(before, now, gather) {
   const scoreChange = { A: now.score.A - before.score.A, B: now.score.B - before.score.B };
   const namedScorers = [];

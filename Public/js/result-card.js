@@ -8,9 +8,11 @@ import { goalLines, scoreText, summaryText, winnerText } from "./full-time.js";
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 675;
 
-/// Draws the card; returns the canvas (CARD_WIDTH × CARD_HEIGHT).
-/// `venue`: the venue's name when the server has one; never the laptop's address, which means
-/// nothing in a group chat.
+/**
+ * Draws the card; returns the canvas (CARD_WIDTH × CARD_HEIGHT).
+ * `venue`: the venue's name when the server has one; never the laptop's address, which means
+ * nothing in a group chat.
+ */
 export function drawResultCard(result, { pitchName = "", names = new Map(), venue = "" } = {}) {
   const canvas = document.createElement("canvas");
   canvas.width = CARD_WIDTH;
@@ -56,7 +58,7 @@ export function drawResultCard(result, { pitchName = "", names = new Map(), venu
   return canvas;
 }
 
-/// The venue's name for the card's footer (`/api/join.json` `venue`), or "" when the server has none.
+/** The venue's name for the card's footer (`/api/join.json` `venue`), or "" when the server has none. */
 export async function venueName() {
   try {
     const response = await fetch("/api/join.json", { cache: "no-store" });
@@ -82,7 +84,7 @@ function pngOf(canvas) {
   return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("no image"))), "image/png"));
 }
 
-/// Shares the card and the summary; says how: "shared", "downloaded" or "cancelled".
+/** Shares the card and the summary; says how: "shared", "downloaded" or "cancelled". */
 export async function shareResult(result, { pitchName = "", names = new Map(), venue = "" } = {}) {
   const text = summaryText(result, pitchName, names, venue);
   const blob = await pngOf(drawResultCard(result, { pitchName, names, venue }));

@@ -1,7 +1,9 @@
 // Team names that fit their box on a projector: shrunk, never cut with an ellipsis.
 
-/// Shrinks a long name until it fits its box (at most two lines, the box's max-height), in at
-/// most 20 steps; a single word too long for that breaks anywhere. Returns the size it settled on.
+/**
+ * Shrinks a long name until it fits its box (at most two lines, the box's max-height), in at
+ * most 20 steps; a single word too long for that breaks anywhere. Returns the size it settled on.
+ */
 function fitName(box) {
   box.style.fontSize = "";
   box.classList.remove("fallback");
@@ -15,7 +17,7 @@ function fitName(box) {
   return size;
 }
 
-/// All the boxes at the same size, the one the longest name needs: a scoreboard, not a ransom note.
+/** All the boxes at the same size, the one the longest name needs: a scoreboard, not a ransom note. */
 export function fitNames(boxes) {
   const list = [...boxes];
   if (!list.length) return;

@@ -10,14 +10,14 @@ import { paintKits } from "./kit.js";
 import { TEXT } from "./tournament-text.js";
 import { delayText, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
 
-/// The whole cycle of pages takes at most this long.
+/** The whole cycle of pages takes at most this long. */
 export const CYCLE_MS = 30_000;
 const MIN_PAGE_MS = 3_500;
 const PITCHES_PER_PAGE = 4;
 const MATCHES_PER_PAGE = 8;
-/// Lines (caption, heading, teams) one column of tables holds on a page; two columns per page.
+/** Lines (caption, heading, teams) one column of tables holds on a page; two columns per page. */
 const TABLE_LINES_PER_PAGE = 13;
-/// Characters of the longest name that fits on one line of a table in half the screen.
+/** Characters of the longest name that fits on one line of a table in half the screen. */
 const LONG_NAME = 16;
 
 const WORDS = {
@@ -55,7 +55,7 @@ export class TournamentBoard {
     };
   }
 
-  /// The pages for this state, each { kind, title, build() }.
+  /** The pages for this state, each { kind, title, build() }. */
   plan(state) {
     const tournament = state.tournament;
     if (!tournament) return [{ kind: "none", title: "", build: () => h("p", { class: "tb-empty" }, WORDS.noTournament) }];

@@ -3,13 +3,15 @@
 // fits every card whole, and keeps the arrangement with the largest type. Our own code because
 // CSS alone cannot pick a column count from what the text needs.
 
-/// Scores and names never go below this share of the screen's height (readable from 10 m).
+/** Scores and names never go below this share of the screen's height (readable from 10 m). */
 export const MINIMUM_SHARE = 0.03;
 const MAXIMUM_SHARE = 0.13;
 const STEPS = 9;
 
-/// Lays out `venue` (its children are the cards) and returns what it chose, for tests and logs:
-/// { columns, shape, size, dense }. The same inputs (cards' text, screen size) keep the last choice.
+/**
+ * Lays out `venue` (its children are the cards) and returns what it chose, for tests and logs:
+ * { columns, shape, size, dense }. The same inputs (cards' text, screen size) keep the last choice.
+ */
 export function layOutVenue(venue) {
   const cards = [...venue.children];
   // What the cards say, less their clocks (a countdown never changes what fits).
@@ -46,8 +48,10 @@ export function layOutVenue(venue) {
   return best;
 }
 
-/// The largest type (by bisection) with which `choice`'s arrangement shows every card whole, or
-/// null when it does not even at the floor.
+/**
+ * The largest type (by bisection) with which `choice`'s arrangement shows every card whole, or
+ * null when it does not even at the floor.
+ */
 function bestSize(venue, choice, floor, ceiling) {
   apply(venue, { ...choice, size: floor });
   if (!fits(venue)) return null;
@@ -69,8 +73,10 @@ function apply(venue, { columns, shape, dense, size }) {
   venue.dataset.dense = String(dense);
 }
 
-/// Every card's text box inside its card, no word wider than its box, every card inside the
-/// overview's area (boxes measured, so content pushed out at the top counts too).
+/**
+ * Every card's text box inside its card, no word wider than its box, every card inside the
+ * overview's area (boxes measured, so content pushed out at the top counts too).
+ */
 function fits(venue) {
   const area = venue.getBoundingClientRect();
   for (const card of venue.children) {

@@ -63,7 +63,7 @@ export class VenueBoard {
     return card;
   }
 
-  /// A pitch whose gather ended shows "Full time", its score and scorers until the next gather.
+  /** A pitch whose gather ended shows "Full time", its score and scorers until the next gather. */
   fullTimeCard(pitch, result, names) {
     const goals = goalLines(result, names);
     const card = h("li", { class: "venue-pitch", dataset: { pitch: pitch.id, finished: "true", fullTime: "true" } },
@@ -93,7 +93,7 @@ export class VenueBoard {
     }
   }
 
-  /// The columns, the cards' shape and the type size that show every card whole (measured).
+  /** The columns, the cards' shape and the type size that show every card whole (measured). */
   resize() {
     const venue = $("#venue");
     if (!venue.querySelector(".venue-pitch")) return;

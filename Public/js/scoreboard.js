@@ -30,7 +30,7 @@ startPage((live) => {
 
 // MARK: - Projector comforts
 
-/// The spectator address in letters beside the QR code, for phones that will not scan it.
+/** The spectator address in letters beside the QR code, for phones that will not scan it. */
 fetch("/api/join.json", { cache: "no-store" }).then((response) => (response.ok ? response.json() : null)).then((join) => {
   if (join && typeof join.spectatorURL === "string") {
     $("#join-address").textContent = join.spectatorURL.replace(/^https?:\/\//, "").replace(/\/$/, "");

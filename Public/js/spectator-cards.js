@@ -37,7 +37,7 @@ function card(pitch, byId, state) {
   return element;
 }
 
-/// A pitch whose gather ended: its result stays up until the next gather there.
+/** A pitch whose gather ended: its result stays up until the next gather there. */
 function fullTimeCard(pitch, result, names) {
   const goals = goalLines(result, names);
   const element = h("li", { class: "card pitch-card", dataset: { pitch: pitch.id, fullTime: "true" } },

@@ -11,7 +11,7 @@ import { paintKits } from "./kit.js";
 const phaseText = { setup: t("page.picking_line_up"), live: t("page.live") };
 const TIMELINE = new Set(["goal", "goalCancelled", "goalRestored", "fullTime"]);
 
-/// `named`: the venue has several pitches, so the heading says which one this is.
+/** `named`: the venue has several pitches, so the heading says which one this is. */
 export function renderMatch(state, pitchId, named) {
   const pitch = pitchById(state, pitchId);
   const gather = pitch && pitch.gather;

@@ -9,8 +9,10 @@ import { playersById } from "./state.js";
 const TOP_SCORERS = 5;
 const RESULTS = 5;
 
-/// Each column's heading (short, with the full name for screen readers where it is cut) and what
-/// it sorts by; numbers start with the biggest, names with A. Both pages draw their heading from it.
+/**
+ * Each column's heading (short, with the full name for screen readers where it is cut) and what
+ * it sorts by; numbers start with the biggest, names with A. Both pages draw their heading from it.
+ */
 const COLUMNS = {
   name: { label: t("page.col_player"), first: "ascending", compare: (a, b) => a.name.localeCompare(b.name) },
   games: { label: t("page.col_games"), full: t("page.col_games_full"), first: "descending", compare: (a, b) => a.stats.games - b.stats.games },
@@ -21,7 +23,7 @@ const COLUMNS = {
   rating: { label: t("page.col_rating"), first: "descending", compare: (a, b) => a.rating - b.rating },
 };
 
-/// The heading row: a sort button per column.
+/** The heading row: a sort button per column. */
 function headingRow() {
   return h("tr", {}, Object.entries(COLUMNS).map(([key, column]) =>
     h("th", { scope: "col", dataset: { key } },
@@ -47,7 +49,7 @@ export class StandingsTable {
     this.renderRows();
   }
 
-  /// The same column again turns the order round; another column starts with its natural order.
+  /** The same column again turns the order round; another column starts with its natural order. */
   sortBy(key) {
     this.direction = key === this.key ? (this.direction === "ascending" ? "descending" : "ascending") : COLUMNS[key].first;
     this.key = key;
@@ -88,7 +90,7 @@ export class StandingsTable {
   }
 }
 
-/// `namePitches`: the venue has several pitches, so each result says where it was played.
+/** `namePitches`: the venue has several pitches, so each result says where it was played. */
 export function renderResults(state, namePitches) {
   const byId = playersById(state);
   replace($("#history"), state.history.length

@@ -9,17 +9,17 @@ export function gatherOn(state, pitchId) {
   return pitch ? pitch.gather : null;
 }
 
-/// Pitches with a gather (line-up or match), in id order.
+/** Pitches with a gather (line-up or match), in id order. */
 export function busyPitches(state) {
   return ((state && state.pitches) || []).filter((pitch) => pitch.gather);
 }
 
-/// Pitches with something to show: a gather, or the full time of the last one (until the next).
+/** Pitches with something to show: a gather, or the full time of the last one (until the next). */
 export function shownPitches(state) {
   return ((state && state.pitches) || []).filter((pitch) => pitch.gather || pitch.lastResult);
 }
 
-/// The pitch a page was opened for: `?pitch=N` (a number), `?pitch=all`, or null without one.
+/** The pitch a page was opened for: `?pitch=N` (a number), `?pitch=all`, or null without one. */
 export function requestedPitch(search = location.search) {
   const value = new URLSearchParams(search).get("pitch");
   if (value === "all") return "all";
@@ -33,12 +33,12 @@ export function playersById(state) {
   return map;
 }
 
-/// The id of every player the gather holds (bench and both teams).
+/** The id of every player the gather holds (bench and both teams). */
 export function membersOf(gather) {
   return gather ? [...gather.bench, ...gather.teams.A.players, ...gather.teams.B.players] : [];
 }
 
-/// Player id → the pitch whose gather holds them.
+/** Player id → the pitch whose gather holds them. */
 export function pitchOfPlayers(state) {
   const map = new Map();
   for (const pitch of busyPitches(state)) for (const id of membersOf(pitch.gather)) map.set(id, pitch);
@@ -49,7 +49,7 @@ export function goalsOf(gather) {
   return gather ? gather.events.filter((event) => event.kind === "goal") : [];
 }
 
-/// The newest goal not cancelled, or null.
+/** The newest goal not cancelled, or null. */
 export function latestGoal(gather) {
   const goals = goalsOf(gather).filter((goal) => !goal.cancelled);
   return goals.length ? goals[goals.length - 1] : null;

@@ -7,7 +7,7 @@ export const GROUP_COUNTS = [1, 2, 4, 8, 16];
 const BRACKET_SIZES = [2, 4, 8, 16, 32];
 const SENTENCE_LIMIT = 8;
 
-/// Team number i (0-based) goes to group i mod groups; ids are i + 1.
+/** Team number i (0-based) goes to group i mod groups; ids are i + 1. */
 export function groupTeams(teamCount, groups) {
   return Array.from({ length: groups }, (_, group) => {
     const ids = [];
@@ -18,7 +18,7 @@ export function groupTeams(teamCount, groups) {
 
 export function groupName(index) { return String.fromCharCode(65 + index); }
 
-/// The circle method: each round a set of pairs, the higher seed (smaller id) at home.
+/** The circle method: each round a set of pairs, the higher seed (smaller id) at home. */
 export function roundRobin(teams, group = 0) {
   if (teams.length < 2) return [];
   const circle = teams.length % 2 === 0 ? [...teams] : [...teams, null];
@@ -37,8 +37,10 @@ export function roundRobin(teams, group = 0) {
   return rounds;
 }
 
-/// The group stage in slots: rounds of every group interleaved, each slot filled from the earliest
-/// pairing whose two teams are free in it, at most one match per pitch.
+/**
+ * The group stage in slots: rounds of every group interleaved, each slot filled from the earliest
+ * pairing whose two teams are free in it, at most one match per pitch.
+ */
 export function groupSlots(groups, pitchCount) {
   const rounds = groups.map((teams, index) => roundRobin(teams, index));
   const pending = [];
@@ -70,7 +72,7 @@ export function groupSlots(groups, pitchCount) {
   return slots;
 }
 
-/// order(2) = [1, 2]; order(2k) = each s of order(k) followed by 2k + 1 − s.
+/** order(2) = [1, 2]; order(2k) = each s of order(k) followed by 2k + 1 − s. */
 export function bracketOrder(count) {
   let order = [1, 2];
   while (order.length < count) {
@@ -82,8 +84,10 @@ export function bracketOrder(count) {
 
 const ROUND_STAGE = { 16: "roundOf32", 8: "roundOf16", 4: "quarterFinal", 2: "semiFinal", 1: "final" };
 
-/// Every match of the day, as the server will create them: { id, stage, group, home, away,
-/// homeFrom, awayFrom, pitch, slot, plannedAt }.
+/**
+ * Every match of the day, as the server will create them: { id, stage, group, home, away,
+ * homeFrom, awayFrom, pitch, slot, plannedAt }.
+ */
 export function planMatches(teamCount, groupCount, rules) {
   const groups = groupTeams(teamCount, groupCount);
   const pitches = rules.pitches;
@@ -120,13 +124,15 @@ export function planMatches(teamCount, groupCount, rules) {
   return { groups, matches, groupSlots: stage.length, slots: slot };
 }
 
-/// What the server's NFKC, case-folded, invisible-free comparison makes of a name (close enough
-/// to warn before sending: the server has the last word).
+/**
+ * What the server's NFKC, case-folded, invisible-free comparison makes of a name (close enough
+ * to warn before sending: the server has the last word).
+ */
 function comparisonKey(name) {
   return name.normalize("NFKC").replace(/[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD]/g, "").toLowerCase().trim();
 }
 
-/// Every rule the form breaks, one sentence each (the server's sentences): [] when it may be sent.
+/** Every rule the form breaks, one sentence each (the server's sentences): [] when it may be sent. */
 export function planProblems(form, venuePitches) {
   const problems = [];
   const { name, teams, groups, advance, matchMinutes, breakMinutes, pitches, thirdPlace } = form;

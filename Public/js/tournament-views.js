@@ -14,7 +14,7 @@ export function teamLink(tournament, teamId, linkTeams, fallback = TEXT.unknownT
   return linkTeams ? h("a", { href: `/?team=${team.id}`, class: "team-link", dataset: { team: team.id } }, team.name) : team.name;
 }
 
-/// A group's table, first to last; the places that go through are marked, the followed team bold.
+/** A group's table, first to last; the places that go through are marked, the followed team bold. */
 export function groupTable(tournament, group, { linkTeams = false, highlight = null } = {}) {
   const advance = tournament.rules.advance;
   return h("table", { class: "standings group-table", dataset: { group: group.name } },
@@ -30,7 +30,7 @@ export function groupTable(tournament, group, { linkTeams = false, highlight = n
     COLUMNS.map((key) => h("td", {}, key === "goalDifference" && row[key] > 0 ? `+${row[key]}` : row[key]))))));
 }
 
-/// "Pitch 2 · 14:30 · running 7 min late" (a scheduled match), "Pitch 2 · Live", or when it was played.
+/** "Pitch 2 · 14:30 · running 7 min late" (a scheduled match), "Pitch 2 · Live", or when it was played. */
 export function whereAndWhen(state, match) {
   const parts = [pitchName(state, match.pitch)];
   if (match.status === "live") parts.push(TEXT.live);
@@ -41,7 +41,7 @@ export function whereAndWhen(state, match) {
   return parts.join(" · ");
 }
 
-/// One match as a line: "Group A · Reds 2–1 Blues", its where and when under it.
+/** One match as a line: "Group A · Reds 2–1 Blues", its where and when under it. */
 export function matchItem(state, tournament, match, { linkTeams = false, extra = null } = {}) {
   const side = (key) => teamLink(tournament, match[key], linkTeams, sideName(tournament, match, key));
   const score = match.score ? `${match.score.home}–${match.score.away}` : "v";
@@ -60,8 +60,10 @@ export function resultsList(state, tournament, matches, options = {}) {
     : h("li", { class: "empty" }, TEXT.noResults));
 }
 
-/// The knockout, round by round; the champion above it once the final is played. `heading` is the
-/// rounds' heading level (under the page's own headings).
+/**
+ * The knockout, round by round; the champion above it once the final is played. `heading` is the
+ * rounds' heading level (under the page's own headings).
+ */
 export function bracket(state, tournament, options = {}, heading = "h4") {
   const champion = teamById(tournament, tournament.champion);
   return h("div", { class: "bracket" },

@@ -12,7 +12,7 @@ export function matchById(tournament, id) {
   return (tournament && tournament.matches.find((match) => match.id === id)) || null;
 }
 
-/// "A1" (group A's first), "W5" (match 5's winner), "L9": in words a spectator understands.
+/** "A1" (group A's first), "W5" (match 5's winner), "L9": in words a spectator understands. */
 export function placeText(label) {
   if (!label) return TEXT.unknownTeam;
   const number = label.slice(1);
@@ -21,7 +21,7 @@ export function placeText(label) {
   return TEXT.groupPlace(label[0], Number(number));
 }
 
-/// The team's name, or where the place comes from while it is not known.
+/** The team's name, or where the place comes from while it is not known. */
 export function sideName(tournament, match, side) {
   const team = teamById(tournament, match[side]);
   return team ? team.name : placeText(match[`${side}From`]);
@@ -31,7 +31,7 @@ export function stageText(match) {
   return match.stage === "group" ? TEXT.group(match.group) : TEXT.stages[match.stage] || match.stage;
 }
 
-/// "Reds 2–1 Blues", with "(4–3 pens)" after a level knockout match.
+/** "Reds 2–1 Blues", with "(4–3 pens)" after a level knockout match. */
 export function scoreText(tournament, match) {
   const home = sideName(tournament, match, "home");
   const away = sideName(tournament, match, "away");
@@ -40,18 +40,18 @@ export function scoreText(tournament, match) {
   return `${home} ${match.score.home}–${match.score.away} ${away}${penalties}`;
 }
 
-/// Minutes a scheduled match starts after its planned time (0 when on time or early).
+/** Minutes a scheduled match starts after its planned time (0 when on time or early). */
 export function delayMinutes(match) {
   return Math.max(0, Math.round((match.expectedAt - match.plannedAt) / 60000));
 }
 
-/// "running 7 min late", or "" on time.
+/** "running 7 min late", or "" on time. */
 export function delayText(match) {
   const minutes = delayMinutes(match);
   return minutes > 0 ? TEXT.late(minutes) : "";
 }
 
-/// "14:30" in the phone's own clock format.
+/** "14:30" in the phone's own clock format. */
 export function timeText(epochMs) {
   return new Date(epochMs).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 }
@@ -65,19 +65,19 @@ export function matchesOf(tournament, teamId) {
   return tournament ? tournament.matches.filter((match) => match.home === teamId || match.away === teamId) : [];
 }
 
-/// The team's match being played, else its next one (by expected start), else null.
+/** The team's match being played, else its next one (by expected start), else null. */
 export function nextMatchOf(tournament, teamId) {
   const open = matchesOf(tournament, teamId).filter((match) => match.status !== "finished");
   const live = open.find((match) => match.status === "live");
   return live || open.sort((a, b) => a.expectedAt - b.expectedAt || a.id - b.id)[0] || null;
 }
 
-/// The group a team plays in, or null.
+/** The group a team plays in, or null. */
 export function groupOf(tournament, teamId) {
   return (tournament && tournament.groups.find((group) => group.teams.includes(teamId))) || null;
 }
 
-/// Per pitch of the tournament: its live match (or null) and its next scheduled one (or null).
+/** Per pitch of the tournament: its live match (or null) and its next scheduled one (or null). */
 export function pitchLines(tournament) {
   if (!tournament) return [];
   return tournament.rules.pitches.map((pitch) => {
@@ -89,7 +89,7 @@ export function pitchLines(tournament) {
   });
 }
 
-/// The knockout rounds in order, each { stage, matches }.
+/** The knockout rounds in order, each { stage, matches }. */
 export function knockoutRounds(tournament) {
   const rounds = [];
   for (const match of (tournament ? tournament.matches : []).filter((candidate) => candidate.stage !== "group")) {
@@ -100,15 +100,17 @@ export function knockoutRounds(tournament) {
   return rounds;
 }
 
-/// The team a page follows: `?team=N` (a whole number) or null.
+/** The team a page follows: `?team=N` (a whole number) or null. */
 export function requestedTeam(search = location.search) {
   const value = new URLSearchParams(search).get("team");
   const id = Number(value);
   return value !== null && Number.isInteger(id) && id > 0 ? id : null;
 }
 
-/// The calendar feed of one team (or the whole schedule): `webcal:` where the platform hands it to
-/// the calendar app (iOS, macOS), the https/http address elsewhere (Android opens it as a file).
+/**
+ * The calendar feed of one team (or the whole schedule): `webcal:` where the platform hands it to
+ * the calendar app (iOS, macOS), the https/http address elsewhere (Android opens it as a file).
+ */
 export function calendarLink(teamId, where = location, agent = navigator.userAgent) {
   const path = `/api/tournament.ics${teamId ? `?team=${teamId}` : ""}`;
   const webcal = /iPhone|iPad|Macintosh/.test(agent) && !/Android/.test(agent);
