@@ -199,20 +199,19 @@ public final class RelayStream: TransportSource, Sendable {
         if local.value.replayWanted { replay() }
         let summaries = local.value.dropLog.summaries(now: DispatchTime.now().uptimeNanoseconds)
         for summary in summaries { logger.warning("\(summary.line)") }
-        let checkConsumerNow = local.withValue { local in
-            local.ticksToConsumerCheck -= 1
-            guard local.ticksToConsumerCheck <= 0 else { return false }
-            local.ticksToConsumerCheck = 2_000 / Self.clockPeriodMs
+        if isDue(\.ticksToConsumerCheck, everyMs: 2_000) { checkConsumer() }
+        if isDue(\.ticksToReport, everyMs: 5_000) { reportWatchers() }
+    }
+
+    /// Counts one clock tick down on `counter`; true (and the counter wound up again) once per
+    /// `everyMs`.
+    private func isDue(_ counter: WritableKeyPath<Local, Int>, everyMs: Int) -> Bool {
+        local.withValue { local in
+            local[keyPath: counter] -= 1
+            guard local[keyPath: counter] <= 0 else { return false }
+            local[keyPath: counter] = everyMs / Self.clockPeriodMs
             return true
         }
-        if checkConsumerNow { checkConsumer() }
-        let report = local.withValue { local in
-            local.ticksToReport -= 1
-            guard local.ticksToReport <= 0 else { return false }
-            local.ticksToReport = 5_000 / Self.clockPeriodMs
-            return true
-        }
-        if report { reportWatchers() }
     }
 
     // MARK: - Actions
