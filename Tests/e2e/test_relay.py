@@ -53,7 +53,7 @@ def test_a_relay_started_before_the_venue_waits_then_serves_every_version_as_the
                 await wait_for(lambda: relay.health()["spectators"] == 1, 5, "the relay to count its spectator")
                 await wait_for(lambda: any("waiting for the venue" in line for line in relay.errors), 10, "the log line")
                 waiting = await early.until(lambda m: m["type"] == "link", 5)
-                assert waiting == {"type": "link", "live": False}  # never heard: no "since"
+                assert waiting == {"type": "link", "live": False, "reason": "link_lost"}  # never heard: no "since"
 
                 server.start()
                 first = await early.until(lambda m: m["type"] == "snapshot", 15)

@@ -115,7 +115,7 @@ def test_kill_9_the_venue_relays_say_the_link_is_lost_then_versions_continue_aft
 
             server.start()  # same folders, same port
             back = await follower.until(lambda m: m["type"] == "link", 10)
-            assert back == {"type": "link", "live": True}
+            assert back == {"type": "link", "live": True, "reason": "link_restored"}
             ann = await signed_in(server, "ann2", subprotocols=V2)
             await ann.command({"kind": "addPlayer", "name": "Cat"})
             assert ann.version > version
