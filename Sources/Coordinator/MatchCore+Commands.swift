@@ -97,8 +97,9 @@ extension MatchCore {
     private func message(for reply: StoredReply, id: String) -> ServerMessage {
         switch reply {
         case .ack(let version): .ack(id: id, version: version)
-        case .rejected(let code, let message, let version):
-            .rejected(id: id, rejection: Rejection(code, message), version: version)
+        case .rejected(let code, let message, let version, let reason):
+            .rejected(id: id, rejection: reason.map { Rejection(code, sentence: $0, message) } ?? Rejection(code, message),
+                      version: version)
         }
     }
 

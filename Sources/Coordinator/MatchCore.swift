@@ -106,7 +106,8 @@ final class MatchCore: CoreScope {
 
     /// A final rejection, kept by the Store and then in memory, so a resent id gets it again.
     func recordRejection(_ rejection: Rejection, organiser: String, commandID: String) throws {
-        let reply = StoredReply.rejected(code: rejection.code, message: rejection.message, version: version)
+        let reply = StoredReply.rejected(code: rejection.code, message: rejection.message, version: version,
+                                         reason: rejection.reason)
         try store.recordReply(reply, organiser: organiser, commandID: commandID)
         replies.remember(reply, organiser: organiser, commandID: commandID)
     }

@@ -7,5 +7,7 @@ enum ActivitySentenceMigration {
 
     static func migrate(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE journal ADD COLUMN sentence TEXT")
+        // A kept answer's sentence (key and params), so a resent id is answered word for word.
+        try db.execute(sql: "ALTER TABLE replies ADD COLUMN sentence TEXT")
     }
 }

@@ -40,7 +40,9 @@ public struct JournalEntry: Equatable, Sendable {
 /// The answer a command got, kept so that a resent id gets the same answer back.
 public enum StoredReply: Equatable, Sendable {
     case ack(version: Int)
-    case rejected(code: RejectionCode, message: String, version: Int)
+    /// `reason`: the sentence's key and params, so a resent command id gets the same answer in
+    /// every language (nil for answers kept before sentences had keys: the code's key then).
+    case rejected(code: RejectionCode, message: String, version: Int, reason: Sentence? = nil)
 }
 
 /// One kept answer: who sent the command, its id, and what it got.

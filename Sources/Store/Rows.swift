@@ -123,17 +123,23 @@ enum Rows {
         case "rejected":
             let code: String = row["code"] ?? ""
             return .rejected(code: try known(RejectionCode(rawValue: code), code, what: "rejection code"),
-                             message: row["message"] ?? "", version: version)
+                             message: row["message"] ?? "", version: version,
+                             reason: try (row["sentence"] as String?).map {
+                                 try value(Sentence.self, fromJSON: $0, what: "rejection sentence")
+                             })
         default:
             throw StoreError("The stored reply kind \"\(kind)\" cannot be read; the database may be damaged.")
         }
     }
 
-    /// `(kind, version, code, message)` columns for a reply.
-    static func columns(of reply: StoredReply) -> (kind: String, version: Int, code: String?, message: String?) {
+    /// `(kind, version, code, message, sentence)` columns for a reply.
+    static func columns(of reply: StoredReply) throws
+        -> (kind: String, version: Int, code: String?, message: String?, sentence: String?)
+    {
         switch reply {
-        case .ack(let version): ("ack", version, nil, nil)
-        case .rejected(let code, let message, let version): ("rejected", version, code.rawValue, message)
+        case .ack(let version): ("ack", version, nil, nil, nil)
+        case .rejected(let code, let message, let version, let reason):
+            ("rejected", version, code.rawValue, message, try reason.map(json))
         }
     }
 

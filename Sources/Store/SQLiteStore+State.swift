@@ -159,10 +159,11 @@ extension SQLiteStore {
     private static func insertReply(_ db: Database, _ reply: StoredReply, organiser: String, commandID: String,
                                     keepingEarlier: Bool) throws
     {
-        let columns = Rows.columns(of: reply)
+        let columns = try Rows.columns(of: reply)
         try db.execute(sql: """
-            INSERT INTO replies (organiser, command_id, kind, version, code, message) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO replies (organiser, command_id, kind, version, code, message, sentence) VALUES (?, ?, ?, ?, ?, ?, ?)
             \(keepingEarlier ? "ON CONFLICT (organiser, command_id) DO NOTHING" : "")
-            """, arguments: [organiser, commandID, columns.kind, columns.version, columns.code, columns.message])
+            """, arguments: [organiser, commandID, columns.kind, columns.version, columns.code, columns.message,
+                             columns.sentence])
     }
 }

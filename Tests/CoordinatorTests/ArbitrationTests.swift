@@ -122,7 +122,8 @@ final class ArbitrationTests: XCTestCase {
         harness.message(ann, ["type": "command", "id": "bad", "base": .int(harness.version),
                               "action": ["kind": "removePlayer", "playerId": 99]],
                         expect: [.send(ann, .rejected(id: "bad",
-                                                      rejection: Rejection(.notFound, "There is no player with id 99; they may have been removed."),
+                                                      rejection: Rejection(.notFound, .noSuchPlayer, ["id": .number(99)],
+                                                                           "There is no player with id 99; they may have been removed."),
                                                       version: firstVersion))])
         XCTAssertEqual(harness.tally.rejectionsByCode, ["not_found": 1], "the repeated rejection is not counted again")
     }

@@ -77,9 +77,9 @@ final class MatchCoreTests: XCTestCase {
             return XCTFail("\(effects)")
         }
         XCTAssertEqual(core.replies.reply(organiser: "ann", commandID: "c1"),
-                       .rejected(code: rejection.code, message: rejection.message, version: 0))
+                       .rejected(code: rejection.code, message: rejection.message, version: 0, reason: rejection.reason))
         XCTAssertEqual(try store.keptReplies(), [KeptReply(organiser: "ann", commandID: "c1", reply: .rejected(
-            code: rejection.code, message: rejection.message, version: 0))])
+            code: rejection.code, message: rejection.message, version: 0, reason: rejection.reason))])
         XCTAssertEqual(core.version, 0)
     }
 

@@ -44,7 +44,9 @@ final class SundayCoordinatorTests: XCTestCase {
         harness.message(ann, ["type": "command", "id": "ann+1", "base": .int(version),
                               "action": ["kind": "score", "team": "A", "delta": 1, "confirmed": true]],
                         expect: [.send(ann, .rejected(id: "ann+1", rejection: Rejection(
-                            .possibleDuplicate, "maria added a goal for Whites 3 s ago. Add another?"), version: version))])
+                            .possibleDuplicate, .duplicateGoal,
+                            ["organiser": .text("maria"), "team": .text("Whites"), "seconds": .number(3)],
+                            "maria added a goal for Whites 3 s ago. Add another?"), version: version))])
         // A new command with confirmed: true counts the second goal.
         let now = harness.clock.now
         harness.command(ann, id: "ann+1-confirmed", ["kind": "score", "team": "A", "delta": 1, "confirmed": true]) {

@@ -41,11 +41,14 @@ final class TournamentsMigrationTests: FixtureMigrationTestCase {
         defer { try? queue.close() }
         var after = try queue.read(everyRow)
         XCTAssertEqual(after.removeValue(forKey: "tournaments"), [], "a new, empty table", file: file, line: line)
-        // The activity's keyed sentence (a later migration) is a new column, empty in every old row.
-        after["journal"] = after["journal"]?.map { row in
-            var row = row
-            XCTAssertEqual(row.removeValue(forKey: "sentence"), .null, file: file, line: line)
-            return row
+        // The keyed sentence of an activity row and of a kept answer (a later migration) is a new
+        // column, empty in every old row.
+        for table in ["journal", "replies"] {
+            after[table] = after[table]?.map { row in
+                var row = row
+                XCTAssertEqual(row.removeValue(forKey: "sentence"), .null, "\(table)", file: file, line: line)
+                return row
+            }
         }
         XCTAssertEqual(after, before, "every other row of every table, every value", file: file, line: line)
         XCTAssertGreaterThan(before.values.map(\.count).reduce(0, +), 20, "the fixture holds data", file: file, line: line)
