@@ -10,8 +10,8 @@ import socket
 import subprocess
 import time
 
-from gatherlib import BINARY
-from natslib import NatsServer, RelayProcess, read_subject
+from gatherlib import BINARY, GatherServer
+from natslib import NatsServer, RelayProcess, read_subject, venue_key
 # The filled-in deploy files and the test CA of the leaf-link tests, reused as they are.
 from test_relay_leaf import ADMIN_PASSWORD, LEAF_PASSWORD, RELAY_PASSWORD, Certificates, deployed  # noqa: F401
 
@@ -109,9 +109,11 @@ def make_mirror(hub_urls: str, replicas: int = 1, timeout: float = 40) -> subpro
         time.sleep(1)
 
 
-def hub_relay(hub_urls: str) -> RelayProcess:
-    """A relay reading the hub's mirror as the relay user (not started)."""
-    return RelayProcess(hub_urls, extra_args=("--nats-user", "relay"), env={"GATHER_NATS_PASSWORD": RELAY_PASSWORD})
+def hub_relay(hub_urls: str, venue: GatherServer) -> RelayProcess:
+    """A relay reading the hub's mirror as the relay user, believing the running venue's key (not
+    started)."""
+    return RelayProcess(hub_urls, extra_args=("--nats-user", "relay"), env={"GATHER_NATS_PASSWORD": RELAY_PASSWORD},
+                        venue_key=venue_key(venue))
 
 
 async def stream_bodies(url: str | list[str], stream: str, **login) -> list[bytes]:

@@ -42,7 +42,7 @@ def test_three_minutes_over_a_bad_uplink_acks_stay_fast_and_every_version_reache
         server = venue_server(leaf.url).start()
         created = make_mirror(hub.url)
         assert created.returncode == 0, created.stderr
-        relays = [hub_relay(hub.url), hub_relay(hub.url)]
+        relays = [hub_relay(hub.url, server), hub_relay(hub.url, server)]
         start_all(*relays)
 
         async def scenario():

@@ -97,7 +97,7 @@ def test_a_hub_node_killed_mid_match_followers_never_go_back_and_the_mirror_keep
         server = venue_server(leaf.url).start()
         created = make_mirror(hub, replicas=3)
         assert created.returncode == 0 and "3 replicas" in created.stdout, created.stderr
-        relays = [hub_relay(hub), hub_relay(hub)]
+        relays = [hub_relay(hub, server), hub_relay(hub, server)]
         start_all(*relays)
 
         async def scenario():

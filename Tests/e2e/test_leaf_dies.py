@@ -31,7 +31,7 @@ def test_the_leaf_killed_mid_match_the_pitch_plays_on_and_followers_catch_up_whe
         server = venue_server(leaf.url).start()
         created = make_mirror(hub.url)
         assert created.returncode == 0, created.stderr
-        relays = [hub_relay(hub.url), hub_relay(hub.url)]
+        relays = [hub_relay(hub.url, server), hub_relay(hub.url, server)]
         start_all(*relays)
 
         async def scenario():
