@@ -386,3 +386,35 @@ def busy_venue(server, players: int = 30, history: int = 20) -> int:
     bench, 25 minutes) and South pitch (Reds 0 – 1 Blues, 6 a side, 20 minutes). Returns the
     south pitch's id."""
     return run(_busy_venue(server, players, history))
+
+
+BROKEN_WORDS_SCRIPT = """
+const broken = [];
+for (const button of document.querySelectorAll('button, .button')) {
+  const style = getComputedStyle(button);
+  const box = button.getBoundingClientRect();
+  if (style.display === 'none' || style.visibility === 'hidden' || box.width === 0) continue;
+  const room = button.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const probe = document.createElement('span');
+  probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap;font:' + style.font
+    + ';letter-spacing:' + style.letterSpacing;
+  document.body.appendChild(probe);
+  for (const word of (button.textContent || '').trim().split(/\\s+/).filter(Boolean)) {
+    probe.textContent = word;
+    if (probe.getBoundingClientRect().width > room + 0.5) broken.push(word + ' in ' + (button.id || button.className));
+  }
+  probe.remove();
+  const card = button.parentElement && button.parentElement.closest('.card, section, form');
+  if (card) {
+    const edge = card.getBoundingClientRect();
+    if (box.right > edge.right + 0.5 || box.left < edge.left - 0.5) broken.push('past its card: ' + (button.id || button.textContent.trim()));
+  }
+}
+return broken;
+"""
+
+
+def broken_words(browser: Browser) -> list[str]:
+    """Visible buttons whose label has a word wider than the button's room (so it breaks mid-word
+    or spills), or that reach past their card's edge."""
+    return browser.driver.execute_script(BROKEN_WORDS_SCRIPT)
