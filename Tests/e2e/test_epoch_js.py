@@ -9,20 +9,13 @@ Without epochs (an older server) the page behaves as it always did.
 """
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import shutil
-import tempfile
-import threading
 import time
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
-from pages_support import chromedriver_binary, chromium_binary
+from module_page import module_page
 
 JS = Path(__file__).resolve().parents[2] / "Public" / "js"
 
@@ -77,42 +70,11 @@ def patch(from_version, note):
             "ops": [{"op": "replace", "path": "/note", "value": note}]}
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def browser():
     """The page modules served on loopback next to a page with a stand-in WebSocket."""
-    with tempfile.TemporaryDirectory(prefix="epoch-js-") as root, \
-            tempfile.TemporaryDirectory(prefix="epoch-js-chromium-") as profile:
-        shutil.copytree(JS, Path(root) / "js")
-        (Path(root) / "index.html").write_text(PAGE)
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=root))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        options = webdriver.ChromeOptions()
-        options.binary_location = chromium_binary()
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                         f"--user-data-dir={profile}"):
-            options.add_argument(argument)
-        driver = None
-        try:
-            driver = webdriver.Chrome(service=Service(chromedriver_binary()), options=options)
-            driver.set_page_load_timeout(20)
-            driver.set_script_timeout(20)
-            driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
-            deadline = time.monotonic() + 10
-            while not driver.execute_script("return window.epochReady === true"):
-                assert time.monotonic() < deadline, "the live client did not load as a module"
-                time.sleep(0.05)
-            yield driver
-        finally:
-            if driver is not None:
-                driver.quit()
-            server.shutdown()
-            server.server_close()
+    with module_page({"js": JS}, PAGE, ready="epochReady", prefix="epoch-js") as driver:
+        yield driver
 
 
 @pytest.fixture

@@ -5,22 +5,14 @@ wrong, a phone would show a wrong score until the next snapshot.
 """
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import random
-import shutil
-import tempfile
-import threading
-import time
 from pathlib import Path
 
 import jsonpatch
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
-from pages_support import chromedriver_binary, chromium_binary
+from module_page import module_page
 
 PATCH_JS = Path(__file__).resolve().parents[2] / "Public" / "js" / "patch.js"
 PAGE = """<!doctype html><meta charset="utf-8"><title>patch.js</title>
@@ -45,43 +37,11 @@ return arguments[0].map(([docText, opsText]) => {
 """
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def browser():
     """patch.js served on loopback next to a page that imports it, opened in headless Chromium."""
-    with tempfile.TemporaryDirectory(prefix="patch-js-") as root, \
-            tempfile.TemporaryDirectory(prefix="patch-js-chromium-") as profile:
-        shutil.copy(PATCH_JS, Path(root) / "patch.js")
-        (Path(root) / "index.html").write_text(PAGE)
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                                 functools.partial(_QuietHandler, directory=root))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        options = webdriver.ChromeOptions()
-        options.binary_location = chromium_binary()
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                         f"--user-data-dir={profile}"):
-            options.add_argument(argument)
-        driver = None
-        try:
-            driver = webdriver.Chrome(service=Service(chromedriver_binary()), options=options)
-            driver.set_page_load_timeout(20)
-            driver.set_script_timeout(20)
-            driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
-            deadline = time.monotonic() + 10
-            while not driver.execute_script("return window.patchReady === true"):
-                assert time.monotonic() < deadline, "patch.js did not load as a module"
-                time.sleep(0.05)
-            yield driver
-        finally:
-            if driver is not None:
-                driver.quit()
-            server.shutdown()
-            server.server_close()
+    with module_page({"patch.js": PATCH_JS}, PAGE, ready="patchReady", prefix="patch-js") as driver:
+        yield driver
 
 
 def run(driver, cases):
