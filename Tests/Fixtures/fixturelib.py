@@ -41,3 +41,26 @@ def write_fixture(name: str, build):
             out.unlink()
         shutil.copyfile(source, out)
     print(f"wrote {out} ({out.stat().st_size} bytes)")
+
+
+async def ann_and_bob(server):
+    """`ann` then `bob` registered as organisers on two connections (that order makes ann the
+    owner), and `do(who, action)`: one command sent by `who`, acked, and seen by both."""
+    from gatherlib import Live
+
+    ann = await Live.connect(server)
+    await ann.next()
+    assert (await ann.register("ann"))["type"] == "session"
+    bob = await Live.connect(server)
+    await bob.next()
+    assert (await bob.register("bob"))["type"] == "session"
+
+    async def do(who, action):
+        await who.wait_snapshot(max(ann.version, bob.version))
+        reply = await who.command(action)
+        assert reply["type"] == "ack", (action, reply)
+        await ann.wait_snapshot(reply["version"])
+        await bob.wait_snapshot(reply["version"])
+        return reply
+
+    return ann, bob, do

@@ -12,25 +12,12 @@ colours, named scorers, a goal cancelled then restored) kept as its "Full time";
 finished gather then a live one with a cancelled goal and a balanced line-up; pitch 3 empty; a
 rejected command in the exactly-once memory.
 """
-from fixturelib import PLAYERS, write_fixture
-from gatherlib import GatherServer, Live  # on the path through fixturelib
+from fixturelib import PLAYERS, ann_and_bob, write_fixture
+from gatherlib import GatherServer  # on the path through fixturelib
 
 
 async def build(server: GatherServer):
-    ann = await Live.connect(server)
-    await ann.next()
-    assert (await ann.register("ann"))["type"] == "session"
-    bob = await Live.connect(server)
-    await bob.next()
-    assert (await bob.register("bob"))["type"] == "session"
-
-    async def do(who, action):
-        await who.wait_snapshot(max(ann.version, bob.version))
-        reply = await who.command(action)
-        assert reply["type"] == "ack", (action, reply)
-        await ann.wait_snapshot(reply["version"])
-        await bob.wait_snapshot(reply["version"])
-        return reply
+    ann, bob, do = await ann_and_bob(server)
 
     def goals(who, pitch):
         gather = next(p for p in who.snapshot["pitches"] if p["id"] == pitch)["gather"]
