@@ -7,19 +7,6 @@ import XCTest
 /// every row of every table is still there with every value it had, the oldest account is the
 /// one owner, and the new columns start empty or derived.
 final class OrganisersMigrationTests: FixtureMigrationTestCase {
-    /// Every row of every table, by table, each row a column → value map (SQLite's own values).
-    private func everyRow(_ db: Database) throws -> [String: [[String: DatabaseValue]]] {
-        var tables: [String: [[String: DatabaseValue]]] = [:]
-        for table in try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
-            """) {
-            tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { row in
-                Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) })
-            }
-        }
-        return tables
-    }
-
     /// Brings the copy to the step before release 3 (release 2's schema), reads every row, then
     /// opens it with this build and checks that each of those rows is still there, unchanged.
     private func assertNothingLost(fixture: String, file: StaticString = #filePath, line: UInt = #line) throws

@@ -9,19 +9,6 @@ import XCTest
 /// after it with every value it had, the new table starts empty, and a tournament is then kept
 /// across reopening — the active one in the state, finished and cancelled ones in the list.
 final class TournamentsMigrationTests: FixtureMigrationTestCase {
-    /// Every row of every table, by table, each row a column → value map (SQLite's own values).
-    private func everyRow(_ db: Database) throws -> [String: [[String: DatabaseValue]]] {
-        var tables: [String: [[String: DatabaseValue]]] = [:]
-        for table in try String.fetchAll(db, sql: """
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
-            """) {
-            tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { row in
-                Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) })
-            }
-        }
-        return tables
-    }
-
     /// Brings the copy to the step before this one (what the third release's binary writes), reads
     /// every row, then opens it with this build and reads every row again.
     private func migrate(_ fixture: String, file: StaticString = #filePath, line: UInt = #line) throws {
