@@ -388,33 +388,22 @@ def busy_venue(server, players: int = 30, history: int = 20) -> int:
     return run(_busy_venue(server, players, history))
 
 
-BROKEN_WORDS_SCRIPT = """
-const broken = [];
+
+SPILLING_SCRIPT = """
+const spilling = [];
 for (const button of document.querySelectorAll('button, .button')) {
   const style = getComputedStyle(button);
   const box = button.getBoundingClientRect();
   if (style.display === 'none' || style.visibility === 'hidden' || box.width === 0) continue;
-  const room = button.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  const probe = document.createElement('span');
-  probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap;font:' + style.font
-    + ';letter-spacing:' + style.letterSpacing;
-  document.body.appendChild(probe);
-  for (const word of (button.textContent || '').trim().split(/\\s+/).filter(Boolean)) {
-    probe.textContent = word;
-    if (probe.getBoundingClientRect().width > room + 0.5) broken.push(word + ' in ' + (button.id || button.className));
-  }
-  probe.remove();
   const card = button.parentElement && button.parentElement.closest('.card, section, form');
-  if (card) {
-    const edge = card.getBoundingClientRect();
-    if (box.right > edge.right + 0.5 || box.left < edge.left - 0.5) broken.push('past its card: ' + (button.id || button.textContent.trim()));
-  }
+  if (!card) continue;
+  const edge = card.getBoundingClientRect();
+  if (box.right > edge.right + 0.5 || box.left < edge.left - 0.5) spilling.push(button.id || button.textContent.trim());
 }
-return broken;
+return spilling;
 """
 
 
-def broken_words(browser: Browser) -> list[str]:
-    """Visible buttons whose label has a word wider than the button's room (so it breaks mid-word
-    or spills), or that reach past their card's edge."""
-    return browser.driver.execute_script(BROKEN_WORDS_SCRIPT)
+def spilling_controls(browser: Browser) -> list[str]:
+    """Visible buttons that reach past the edge of the card (or section, or form) they sit in."""
+    return browser.driver.execute_script(SPILLING_SCRIPT)
