@@ -6,26 +6,17 @@ Screenshots: Tests/e2e/artifacts/delayed-follower-*.png."""
 import re
 import time
 
-from gatherlib import PASSWORD, Live, run, signed_in
+from gatherlib import PASSWORD, Live, run
 from natslib import venue_and_relay
-from test_relay_pages import RelaySite
+from test_relay_pages import RelaySite, reds_playing
 
 AS_OF = re.compile(r"^Score as of \d\d:\d\d:\d\d$")
 GREY = "rgb(91, 107, 98)"  # app.css --muted
 
 
 def start_match(server):
-    async def go():
-        ann = await signed_in(server, "ann", subprotocols=("gather.v2",))
-        for name in ("Ann", "Ben"):
-            await ann.command({"kind": "addPlayer", "name": name})
-        await ann.command({"kind": "createGather", "playerIds": [p["id"] for p in ann.snapshot["players"]]})
-        for action in ({"kind": "balanceTeams"}, {"kind": "renameTeam", "team": "A", "name": "Reds"},
-                       {"kind": "startGather"}, {"kind": "setTimer", "minutes": 20, "seconds": 0},
-                       {"kind": "startTimer"}, {"kind": "score", "team": "A", "delta": 1}):
-            assert (await ann.command(action))["type"] == "ack"
-        await ann.close()
-    run(go())
+    reds_playing(server, {"kind": "setTimer", "minutes": 20, "seconds": 0}, {"kind": "startTimer"},
+                 {"kind": "score", "team": "A", "delta": 1})
 
 
 def goal(server, team):

@@ -7,7 +7,7 @@ import json
 from gatherlib import run, signed_in
 from natslib import NatsServer, RelayProcess, running, venue_server, wait_for
 from stream_trust import Forger
-from test_relay_pages import RelaySite
+from test_relay_pages import RelaySite, reds_playing
 
 
 def test_a_forged_snapshot_far_ahead_never_shows_on_a_relays_page_nor_in_its_stored_copy(browsers):
@@ -15,17 +15,7 @@ def test_a_forged_snapshot_far_ahead_never_shows_on_a_relays_page_nor_in_its_sto
         server = venue_server(broker.url)
         relay = RelayProcess(broker.url)
         with running(server, relay):
-            async def set_up():
-                ann = await signed_in(server, "ann", subprotocols=("gather.v2",))
-                for name in ("Ann", "Ben"):
-                    await ann.command({"kind": "addPlayer", "name": name})
-                await ann.command({"kind": "createGather", "playerIds": [p["id"] for p in ann.snapshot["players"]]})
-                for action in ({"kind": "balanceTeams"}, {"kind": "renameTeam", "team": "A", "name": "Reds"},
-                               {"kind": "startGather"}):
-                    assert (await ann.command(action))["type"] == "ack"
-                await ann.close()
-                return ann.snapshot
-            state = run(set_up())
+            state = reds_playing(server)
 
             phone = browsers(RelaySite(relay, server)).open("/")
             phone.wait(lambda: "Reds" in phone.text("main"), 15, "the match on the page")

@@ -4,7 +4,7 @@ venue is silent, and every page says how many follow from away ("3 watching (2 r
 import re
 import signal
 
-from gatherlib import GatherServer, Live, run, signed_in
+from gatherlib import GatherServer, run, signed_in
 from natslib import NatsServer, RelayProcess, running, venue_server
 
 LOST = re.compile(r"^Connection to the pitch lost at \d\d:\d\d$")
@@ -18,21 +18,29 @@ class RelaySite:
         self.base_url = f"http://127.0.0.1:{relay.port}"
 
 
+
+def reds_playing(server, *then: dict) -> dict:
+    """Over the wire, as organiser ann: Ann and Ben added, balanced into Reds (A) and Team B, the
+    match started, then each action of `then`; every one acked. Returns the state ann last held."""
+    async def go():
+        ann = await signed_in(server, "ann", subprotocols=("gather.v2",))
+        for name in ("Ann", "Ben"):
+            await ann.command({"kind": "addPlayer", "name": name})
+        await ann.command({"kind": "createGather", "playerIds": [p["id"] for p in ann.snapshot["players"]]})
+        for action in ({"kind": "balanceTeams"}, {"kind": "renameTeam", "team": "A", "name": "Reds"},
+                       {"kind": "startGather"}, *then):
+            assert (await ann.command(action))["type"] == "ack", action
+        await ann.close()
+        return ann.snapshot
+    return run(go())
+
+
 def test_pages_follow_through_a_relay_show_the_lost_link_and_count_followers_away(browsers):
     with NatsServer() as broker:
         server = venue_server(broker.url)
         relay = RelayProcess(broker.url)
         with running(server, relay, relay_signal=signal.SIGKILL):
-            async def set_up():
-                ann = await signed_in(server, "ann", subprotocols=("gather.v2",))
-                for name in ("Ann", "Ben"):
-                    await ann.command({"kind": "addPlayer", "name": name})
-                await ann.command({"kind": "createGather", "playerIds": [p["id"] for p in ann.snapshot["players"]]})
-                for action in ({"kind": "balanceTeams"}, {"kind": "renameTeam", "team": "A", "name": "Reds"},
-                               {"kind": "startGather"}, {"kind": "score", "team": "A", "delta": 1}):
-                    assert (await ann.command(action))["type"] == "ack"
-                await ann.close()
-            run(set_up())
+            reds_playing(server, {"kind": "score", "team": "A", "delta": 1})
 
             site = RelaySite(relay, server)
             phone = browsers(site).open("/")
