@@ -125,3 +125,27 @@ async def stream_bodies(url: str | list[str], stream: str, **login) -> list[byte
 async def mirror_bodies(hub_urls: str) -> list[bytes]:
     """What the hub's mirror holds, read through whichever of the nodes answers."""
     return await stream_bodies(hub_urls.split(","), MIRROR, user="admin", password=ADMIN_PASSWORD)
+
+
+class VenueBeyondTheHub:
+    """The venue's side of a club's set-up, started in order by `start`: its leaf dialing the
+    hub's leaf ports, `gather serve` on that leaf, the hub's mirror, two relays reading it. Parts
+    not started yet are None; iterating gives what `take_down` stops, relays first."""
+
+    def __init__(self):
+        self.leaf: NatsServer | None = None
+        self.server: GatherServer | None = None
+        self.relays: list[RelayProcess] = []
+
+    def start(self, hub_url: str, hub_leaf_ports: list[int], certs: Certificates):
+        from natslib import start_all, venue_server
+        self.leaf = venue_leaf(hub_leaf_ports, certs.ca_file).start()
+        self.server = venue_server(self.leaf.url).start()
+        created = make_mirror(hub_url)
+        assert created.returncode == 0, created.stderr
+        self.relays = [hub_relay(hub_url, self.server), hub_relay(hub_url, self.server)]
+        start_all(*self.relays)
+        return self.leaf, self.server, self.relays
+
+    def __iter__(self):
+        return iter([*self.relays, self.server, self.leaf])

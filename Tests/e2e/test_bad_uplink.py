@@ -13,8 +13,8 @@ import pytest
 
 from follow_support import Match, TimedFollower, lags, never_went_back, percentile, summary
 from gatherlib import run, signed_in
-from hub_support import Certificates, free_port, hub_relay, make_mirror, single_hub, venue_leaf
-from natslib import V2, start_all, take_down, venue_server, wait_for
+from hub_support import Certificates, VenueBeyondTheHub, free_port, single_hub
+from natslib import V2, take_down, wait_for
 from uplink_proxy import Faults, UplinkProxyThread
 
 MATCH_SECONDS = 180
@@ -33,17 +33,12 @@ def test_three_minutes_over_a_bad_uplink_acks_stay_fast_and_every_version_reache
     certs = Certificates()
     proxy_port = free_port()
     hub = single_hub(certs, leaf_advertise=f"127.0.0.1:{proxy_port}")  # the leaf comes back through the proxy
-    proxy = leaf = server = None
-    relays = []
+    proxy = None
+    venue = VenueBeyondTheHub()
     try:
         hub.start()
         proxy = UplinkProxyThread(hub.leaf_port, FAULTS, seed=20).start(proxy_port)
-        leaf = venue_leaf([proxy.port], certs.ca_file).start()
-        server = venue_server(leaf.url).start()
-        created = make_mirror(hub.url)
-        assert created.returncode == 0, created.stderr
-        relays = [hub_relay(hub.url, server), hub_relay(hub.url, server)]
-        start_all(*relays)
+        leaf, server, relays = venue.start(hub.url, [proxy.port], certs)
 
         async def scenario():
             ann = await signed_in(server, "ann", subprotocols=V2)
@@ -97,4 +92,4 @@ def test_three_minutes_over_a_bad_uplink_acks_stay_fast_and_every_version_reache
             await ann.close()
         run(scenario())
     finally:
-        take_down(*relays, server, leaf, proxy, hub, certs)
+        take_down(*venue, proxy, hub, certs)

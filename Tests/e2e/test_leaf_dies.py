@@ -13,8 +13,8 @@ import pytest
 
 from follow_support import Match, TimedFollower, lags, never_went_back, summary
 from gatherlib import Live, run, signed_in
-from hub_support import Certificates, hub_relay, make_mirror, single_hub, venue_leaf
-from natslib import V2, start_all, take_down, venue_server, wait_for
+from hub_support import Certificates, VenueBeyondTheHub, single_hub
+from natslib import V2, take_down, wait_for
 
 GOAL_EVERY = 0.5
 
@@ -23,16 +23,10 @@ GOAL_EVERY = 0.5
 def test_the_leaf_killed_mid_match_the_pitch_plays_on_and_followers_catch_up_when_it_is_back():
     certs = Certificates()
     hub = single_hub(certs)
-    leaf = server = None
-    relays = []
+    venue = VenueBeyondTheHub()
     try:
         hub.start()
-        leaf = venue_leaf([hub.leaf_port], certs.ca_file).start()
-        server = venue_server(leaf.url).start()
-        created = make_mirror(hub.url)
-        assert created.returncode == 0, created.stderr
-        relays = [hub_relay(hub.url, server), hub_relay(hub.url, server)]
-        start_all(*relays)
+        leaf, server, relays = venue.start(hub.url, [hub.leaf_port], certs)
 
         async def scenario():
             ann = await signed_in(server, "ann", subprotocols=V2)
@@ -92,4 +86,4 @@ def test_the_leaf_killed_mid_match_the_pitch_plays_on_and_followers_catch_up_whe
                 await client.close()
         run(scenario())
     finally:
-        take_down(*relays, server, leaf, hub, certs)
+        take_down(*venue, hub, certs)
