@@ -1,8 +1,9 @@
 """Shared pytest settings for the end-to-end suite.
 
 `make test` runs the suite in two phases: everything not marked `timing` in parallel (one
-worker per test file), then the `timing` tests alone, so that a test asserting a latency or a
-rate never shares the two cores with the rest of the suite.
+worker per test file), then the `timing` tests, so that a test asserting a latency or a rate
+never shares the two cores with the rest of the suite. Only a `mostly_waits` test (the
+three-minute bad uplink: a goal every 5 s, bounds of a second) runs beside them.
 """
 import pytest
 
@@ -12,6 +13,9 @@ from pages_support import Browser
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "timing: asserts a latency, a rate or a deadline; run alone in the serial phase of make test")
+    config.addinivalue_line(
+        "markers", "mostly_waits: a timing test that spends minutes waiting (a goal every few seconds over a "
+                   "slow link) with bounds of a second or more: make test runs it beside the other timing tests")
 
 
 @pytest.fixture()
@@ -26,3 +30,18 @@ def browsers():
     yield open_browser
     for browser in opened:
         browser.close()
+
+
+# The parallel phase hands out whole files in collection order; the few that take longest start
+# first, so none of them begins last and keeps one worker busy after the others are done.
+# (Measured with --durations; a file not named here keeps its alphabetical place after these.)
+LONGEST_FIRST = ("test_pages_a11y.py", "test_pages_pitches_views.py", "test_pages_sunday.py", "test_durability.py",
+                 "test_pages_tournament.py", "test_pages_small_phones.py", "test_pages_pitches.py",
+                 "test_pages_venue_overview.py", "test_tap_targets.py", "test_organisers.py",
+                 "test_pages_small_things.py", "test_pages_organisers.py", "test_pages_languages.py",
+                 "test_hardening.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order

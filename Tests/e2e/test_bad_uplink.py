@@ -29,6 +29,7 @@ def while_up(presses, cuts):
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_three_minutes_over_a_bad_uplink_acks_stay_fast_and_every_version_reaches_the_followers():
     certs = Certificates()
     proxy_port = free_port()
