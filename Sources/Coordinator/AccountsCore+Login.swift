@@ -175,7 +175,7 @@ extension AccountsCore {
 
     /// The attempt succeeded: it does not count against the limit.
     func attemptSucceeded(_ client: ConnectionID) {
-        gate.succeeded(clients[client]?.attemptKeys ?? [])
+        gate.succeeded(clients[client]?.attemptKeys ?? [], now: environment.now())
         clients[client]?.attemptKeys = []
     }
 

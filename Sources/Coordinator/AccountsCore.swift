@@ -93,6 +93,9 @@ final class AccountsCore: CoreScope {
             finishLogin(job, matches: matches, into: &effects)
             startNextPasswordCheck(after: job.client, into: &effects)
         }
+        // A failure (or a refusal for room, which counts as one) may have made the address of a
+        // running check unclean: that check's KDF yields to clean addresses' from now on.
+        for client in gate.checksToLower(now: environment.now()) { effects.append(.lowerPasswordCheck(client)) }
         return effects
     }
 

@@ -35,6 +35,9 @@ public enum Effect: Equatable, Sendable {
     case hashPassword(PasswordJob)
     /// Run the slow KDF off the Coordinator's queue, then report `passwordChecked`.
     case verifyPassword(PasswordJob, against: String)
+    /// The address of this connection's running KDF failed since it started: run it at the lower
+    /// priority of a suspect's (`PasswordJob.fromSuspect`) from now on.
+    case lowerPasswordCheck(ConnectionID)
 }
 
 /// A `register` or `login` waiting for the KDF. Its description never shows the password.
@@ -49,6 +52,10 @@ public struct PasswordJob: Equatable, Sendable, CustomStringConvertible, CustomD
     public let requestID: String?
     /// `changePassword`'s new password, carried while the current one is checked.
     public let newPassword: String?
+    /// The address had failed recently when its check started (`PasswordChecks`): the KDF then
+    /// runs at a lower priority than a clean address's, so a guessing crowd's checks (and its
+    /// traffic) never take the CPU an organiser's login is waiting for.
+    public var fromSuspect = false
 
     public init(client: ConnectionID, purpose: Purpose, username: String, password: String, requestID: String?,
                 newPassword: String? = nil) {
@@ -58,6 +65,12 @@ public struct PasswordJob: Equatable, Sendable, CustomStringConvertible, CustomD
         self.password = password
         self.requestID = requestID
         self.newPassword = newPassword
+    }
+
+    /// The same request whatever its priority: the priority is how the shell runs it, not what it is.
+    public static func == (lhs: PasswordJob, rhs: PasswordJob) -> Bool {
+        (lhs.client, lhs.purpose, lhs.username, lhs.password, lhs.requestID, lhs.newPassword)
+            == (rhs.client, rhs.purpose, rhs.username, rhs.password, rhs.requestID, rhs.newPassword)
     }
 
     public var description: String { "PasswordJob(\(purpose.rawValue) \(username) for \(client), password: <redacted>)" }

@@ -48,7 +48,9 @@ public final class GatherCoordinator: TransportSource, Sendable {
     private let environment: CoordinatorEnvironment
     private let passwords: PasswordService
     private let deliver: @Sendable ([Delivery]) -> Void
-    private let kdfQueue = DispatchQueue(label: "gather.kdf", qos: .utility, attributes: .concurrent)
+    /// A clean address's KDF runs at the Coordinator's own priority, so an organiser's login is
+    /// not slowed by a crowd's traffic; a suspect's ranks far below (`KDFThreads`).
+    private let kdf: KDFThreads
     private let logger: Logger
     private var core: CoordinatorCore { confined.value.core }
 
@@ -65,6 +67,7 @@ public final class GatherCoordinator: TransportSource, Sendable {
         self.passwords = passwords
         self.logger = logger
         self.deliver = deliver
+        self.kdf = KDFThreads(logger: logger)
         self.metrics = CoordinatorMetrics(queue: { [lanes] in
             let now = DispatchTime.now().uptimeNanoseconds
             return lanes.withLock { box in
@@ -212,15 +215,17 @@ public final class GatherCoordinator: TransportSource, Sendable {
                     self.execute(self.core.handle(.presenceWoke))
                 }
             case .hashPassword(let job):
-                kdfQueue.async { [passwords] in
+                kdf.run(for: job.client, fromSuspect: job.fromSuspect) { [passwords] in
                     let encoded = passwords.hash(job.password)
                     self.post(.passwordHashed(job, encodedHash: encoded))
                 }
             case .verifyPassword(let job, let encodedHash):
-                kdfQueue.async { [passwords] in
+                kdf.run(for: job.client, fromSuspect: job.fromSuspect) { [passwords] in
                     let matches = passwords.verify(job.password, encodedHash)
                     self.post(.passwordChecked(job, matches: matches))
                 }
+            case .lowerPasswordCheck(let client):
+                kdf.lower(client)
             }
         }
         metrics.update(version: core.version, decisions: core.tally)

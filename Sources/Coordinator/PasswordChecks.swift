@@ -5,7 +5,9 @@ import GatherDelivery
 /// beyond that an attempt is refused at once.
 ///
 /// Strangers cannot hog it (a guessing crowd: fifty addresses kept every place busy and the organiser was
-/// refused 13 times of 13). At most one check waits per address. An address is *clean* while it
+/// refused 13 times of 13). An address has one check at a time, running or waiting: a second,
+/// from another connection, is refused and counts as a failure, so the crowd's first checks lose
+/// their cleanliness (and their priority) at once instead of when they end. An address is *clean* while it
 /// has no recent failure (a refusal for room counts as one, see `SignInGate.refusal`);
 /// clean addresses' checks start first, the last `reservedForClean` waiting places are theirs
 /// alone, and a clean newcomer who finds every place taken pushes out the newest check of an
@@ -15,11 +17,21 @@ import GatherDelivery
 /// then shared the cores with the other (answers in 1–6 s); now it starts at once beside at most
 /// one of theirs. Cleanliness is asked again whenever it matters, since an address stops being
 /// clean the moment one of its attempts fails.
+///
+/// A crowd's first two checks start while its fresh addresses are still clean, and hold both
+/// places for seconds (the organiser's login 1 s into the attack waited 4–11 s for one of them).
+/// Fresh addresses cannot be told from a new organiser's, but an address that signed in within
+/// the hour (*trusted*, `SignInGate`) can: a clean, trusted address's check also starts when
+/// both places are taken, in `spareForTrusted` more (at most three at once). Checks started for
+/// an address that is not clean are marked (`PasswordJob.fromSuspect`) and run at a lower
+/// priority than clean ones; a running check whose address fails meanwhile is lowered too
+/// (`lowering`), so a crowd's first checks stop competing with an organiser's.
 struct PasswordChecks {
     static let running = 2
     static let waiting = 16
     static let reservedForClean = 2
     static let reservedRunningForClean = 1
+    static let spareForTrusted = 1
 
     struct Waiting: Equatable {
         var work: Effect
@@ -30,7 +42,7 @@ struct PasswordChecks {
     enum Refusal: Equatable {
         /// Every place a check of this kind may take is taken.
         case busy
-        /// This address already has a check waiting.
+        /// This address already has a check waiting or running.
         case addressWaiting
     }
 
@@ -43,7 +55,7 @@ struct PasswordChecks {
     }
 
     /// The checks running now: whose connection, from which address.
-    private(set) var runningChecks: [(client: ConnectionID?, address: String)] = []
+    private(set) var runningChecks: [(client: ConnectionID?, address: String, lowered: Bool)] = []
     var running: Int { runningChecks.count }
     /// In arrival order; `next` picks clean addresses first.
     private(set) var queue: [Waiting] = []
@@ -51,8 +63,8 @@ struct PasswordChecks {
     private(set) var peak = 0
 
     /// Why a check for `address` would be refused now, or nil when `admit` would take it.
-    func refusal(address: String, isClean: (String) -> Bool) -> Refusal? {
-        switch place(for: address, isClean: isClean) {
+    func refusal(address: String, isClean: (String) -> Bool, isTrusted: (String) -> Bool = { _ in false }) -> Refusal? {
+        switch place(for: address, isClean: isClean, isTrusted: isTrusted) {
         case .refused(let refusal): refusal
         default: nil
         }
@@ -62,14 +74,14 @@ struct PasswordChecks {
     /// run of a password change, after its first was checked) already paid for its place: it
     /// starts now or first, whatever the bounds.
     mutating func admit(_ work: Effect, address: String, continuation: Bool = false,
-                        isClean: (String) -> Bool) -> Admission {
+                        isClean: (String) -> Bool, isTrusted: (String) -> Bool = { _ in false }) -> Admission {
         if continuation {
-            guard running >= Self.running else { return .started(start(work, address: address)) }
+            guard running >= Self.running else { return .started(start(work, address: address, clean: true)) }
             queue.insert(Waiting(work: work, address: address, continuation: true), at: 0)
             return .queued(pushedOut: nil)
         }
-        switch place(for: address, isClean: isClean) {
-        case .run: return .started(start(work, address: address))
+        switch place(for: address, isClean: isClean, isTrusted: isTrusted) {
+        case .run: return .started(start(work, address: address, clean: isClean(address)))
         case .wait(let pushingOut):
             let pushedOut = pushingOut.map { queue.remove(at: $0).work }
             queue.append(Waiting(work: work, address: address))
@@ -80,10 +92,12 @@ struct PasswordChecks {
 
     private enum Place { case run, wait(pushingOut: Int?), refused(Refusal) }
 
-    private func place(for address: String, isClean: (String) -> Bool) -> Place {
+    private func place(for address: String, isClean: (String) -> Bool, isTrusted: (String) -> Bool) -> Place {
+        if queue.contains(where: { $0.address == address }) || runningChecks.contains(where: { $0.address == address }) {
+            return .refused(.addressWaiting)
+        }
         let clean = isClean(address)
-        if mayStart(clean: clean, isClean: isClean) { return .run }
-        if queue.contains(where: { $0.address == address }) { return .refused(.addressWaiting) }
+        if mayStart(clean: clean, trusted: clean && isTrusted(address), isClean: isClean) { return .run }
         let suspects = queue.indices.filter { !isClean(queue[$0].address) }
         if queue.count < Self.waiting, clean || suspects.count < Self.waiting - Self.reservedForClean {
             return .wait(pushingOut: nil)
@@ -93,27 +107,45 @@ struct PasswordChecks {
     }
 
     /// Whether a new check may start now: a place is free, and one that is not clean leaves the
-    /// reserved running places free.
-    private func mayStart(clean: Bool, isClean: (String) -> Bool) -> Bool {
+    /// reserved running places free; a trusted one also takes the spare place.
+    private func mayStart(clean: Bool, trusted: Bool = false, isClean: (String) -> Bool) -> Bool {
+        if trusted { return running < Self.running + Self.spareForTrusted }
         guard running < Self.running else { return false }
         return clean || runningChecks.filter { !isClean($0.address) }.count < Self.running - Self.reservedRunningForClean
     }
 
     /// The check of `client` finished: the next waiting one whose client is still there starts,
-    /// clean addresses first; one that is not clean only while it leaves the reserved places free.
+    /// clean addresses first (a trusted one also in the spare place); one that is not clean only
+    /// while it leaves the reserved places free and no clean one waits.
     mutating func finished(_ client: ConnectionID?, stillConnected: (ConnectionID) -> Bool,
-                           isClean: (String) -> Bool) -> Effect? {
+                           isClean: (String) -> Bool, isTrusted: (String) -> Bool = { _ in false }) -> Effect? {
         if let index = runningChecks.firstIndex(where: { $0.client == client }) ?? runningChecks.indices.first {
             runningChecks.remove(at: index)
         }
         queue.removeAll { waiting in waiting.work.passwordClient.map { !stillConnected($0) } ?? true }
-        if let index = queue.firstIndex(where: { $0.continuation || isClean($0.address) }) {
+        let cleanOnes = queue.indices.filter { queue[$0].continuation || isClean(queue[$0].address) }
+        if !cleanOnes.isEmpty {
+            // A password change's second run goes first, whatever the bounds, like a trusted one.
+            guard let index = cleanOnes.first(where: {
+                mayStart(clean: true, trusted: queue[$0].continuation || isTrusted(queue[$0].address), isClean: isClean)
+            }) else { return nil }
             let next = queue.remove(at: index)
-            return start(next.work, address: next.address)
+            return start(next.work, address: next.address, clean: true)
         }
         guard let first = queue.first, mayStart(clean: false, isClean: isClean) else { return nil }
         queue.removeFirst()
-        return start(first.work, address: first.address)
+        return start(first.work, address: first.address, clean: false)
+    }
+
+    /// The running checks, started clean, whose addresses are no longer clean: marked lowered
+    /// now, their connections returned for the shell to lower their KDF's priority (once each).
+    mutating func lowering(isClean: (String) -> Bool) -> [ConnectionID] {
+        var lowered: [ConnectionID] = []
+        for index in runningChecks.indices where !runningChecks[index].lowered && !isClean(runningChecks[index].address) {
+            runningChecks[index].lowered = true
+            if let client = runningChecks[index].client { lowered.append(client) }
+        }
+        return lowered
     }
 
     /// Takes out the waiting checks (never a continuation) of addresses `dropping` names, for
@@ -129,10 +161,10 @@ struct PasswordChecks {
         queue.removeAll { $0.work.passwordClient == client }
     }
 
-    private mutating func start(_ work: Effect, address: String) -> Effect {
-        runningChecks.append((work.passwordClient, address))
+    private mutating func start(_ work: Effect, address: String, clean: Bool) -> Effect {
+        runningChecks.append((work.passwordClient, address, !clean))
         peak = max(peak, running)
-        return work
+        return clean ? work : work.fromSuspect
     }
 }
 
@@ -147,6 +179,19 @@ extension Effect {
 }
 
 extension Effect {
+    /// The same KDF run, marked as one for an address that is not clean (a lower priority).
+    var fromSuspect: Effect {
+        switch self {
+        case .hashPassword(var job):
+            job.fromSuspect = true
+            return .hashPassword(job)
+        case .verifyPassword(var job, let hash):
+            job.fromSuspect = true
+            return .verifyPassword(job, against: hash)
+        default: return self
+        }
+    }
+
     /// The `id` of the request a KDF effect answers.
     var passwordRequestID: String? {
         switch self {

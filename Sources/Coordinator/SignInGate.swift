@@ -6,6 +6,15 @@ import GatherDelivery
 struct SignInGate {
     var attempts: AttemptLimiter
     var checks = PasswordChecks()
+    /// Addresses that signed in, until when they are *trusted* (`PasswordChecks.spareForTrusted`).
+    /// Only a right password adds one, so strangers cannot grow it; expired ones are dropped as
+    /// it grows.
+    private var trustedUntil: [String: Int64] = [:]
+    static let trustMs: Int64 = 3_600_000
+
+    init(attempts: AttemptLimiter) {
+        self.attempts = attempts
+    }
 
     /// The keys an attempt counts under: the address, and the username from that address (never
     /// the username alone: a stranger who knows a name must not lock its owner out from another
@@ -27,7 +36,7 @@ struct SignInGate {
             return "Too many failed attempts; wait a minute and try again."
         }
         if awaitingPassword { return "Still checking your last attempt; wait a moment." }
-        if let full = checks.refusal(address: address, isClean: { isClean($0, now: now) }) {
+        if let full = checks.refusal(address: address, isClean: { isClean($0, now: now) }, isTrusted: trust(now: now)) {
             attempts.admit(keys[0], now: now)
             attempts.failed(keys[0], now: now)
             return switch full {
@@ -44,9 +53,13 @@ struct SignInGate {
         for key in keys { attempts.failed(key, now: now) }
     }
 
-    /// A success is taken back: it is not an attempt against the limit.
-    mutating func succeeded(_ keys: [String]) {
+    /// A success is taken back: it is not an attempt against the limit. Its address is trusted
+    /// for the next hour.
+    mutating func succeeded(_ keys: [String], now: Int64) {
         for key in keys { attempts.succeeded(key) }
+        guard let addressKey = keys.first else { return }
+        if trustedUntil.count >= 1_024 { trustedUntil = trustedUntil.filter { $0.value > now } }
+        trustedUntil[addressKey] = now + Self.trustMs
     }
 
     /// A KDF run for `address`: started now, queued, or (never after `refusal` said yes) refused.
@@ -54,7 +67,7 @@ struct SignInGate {
         var continuation = false
         if case .hashPassword(let job) = work, job.purpose == .changePassword { continuation = true }
         let clean = cleanliness(now: now)
-        return checks.admit(work, address: address, continuation: continuation, isClean: clean)
+        return checks.admit(work, address: address, continuation: continuation, isClean: clean, isTrusted: trust(now: now))
     }
 
     /// The check of `client` finished: the next to start, if any, and the waiting checks of
@@ -65,12 +78,22 @@ struct SignInGate {
                            now: Int64) -> (next: Effect?, dropped: [Effect]) {
         let dropped = checks.removeWaiting { [attempts] in attempts.isLocked(Self.keys(address: $0, username: nil)[0], now: now) }
         let clean = cleanliness(now: now)
-        return (checks.finished(client, stillConnected: stillConnected, isClean: clean), dropped)
+        return (checks.finished(client, stillConnected: stillConnected, isClean: clean, isTrusted: trust(now: now)), dropped)
+    }
+
+    /// Running checks of addresses that failed since they started: the shell lowers their KDF.
+    mutating func checksToLower(now: Int64) -> [ConnectionID] {
+        checks.lowering(isClean: cleanliness(now: now))
     }
 
     /// An address is clean while none of its attempts failed within the window.
     func isClean(_ address: String, now: Int64) -> Bool {
         cleanliness(now: now)(address)
+    }
+
+    /// Whether `address` signed in within the hour, over a copy, for the checks to ask.
+    private func trust(now: Int64) -> (String) -> Bool {
+        { [trustedUntil] address in (trustedUntil[Self.keys(address: address, username: nil)[0]] ?? 0) > now }
     }
 
     /// `isClean` over a copy of the attempts, for the checks to ask while they change.

@@ -65,3 +65,73 @@ final class PasswordChecksTests: XCTestCase {
         XCTAssertEqual(checks.running, 0)
     }
 }
+
+/// The rules that keep an organiser's login quick while a crowd guesses from fresh addresses.
+final class PasswordChecksUnderACrowdTests: XCTestCase {
+    private func work(_ number: UInt64) -> Effect {
+        .verifyPassword(PasswordJob(client: ConnectionID(number), purpose: .login, username: "ann", password: "x",
+                                    requestID: nil), against: "h")
+    }
+
+    /// Two connections of one address: the second is refused while the first is checked, even
+    /// with places free, so a crowd's address fails (and loses its cleanliness) at once.
+    func testAnAddressHasOneCheckAtATimeRunningOrWaiting() {
+        var checks = PasswordChecks()
+        let isClean: (String) -> Bool = { _ in true }
+        XCTAssertEqual(checks.admit(work(1), address: "s1", isClean: isClean), .started(work(1)))
+        XCTAssertEqual(checks.refusal(address: "s1", isClean: isClean), .addressWaiting)
+        XCTAssertEqual(checks.admit(work(2), address: "s1", isClean: isClean), .refused(.addressWaiting))
+        XCTAssertEqual(checks.running, 1)
+        XCTAssertEqual(checks.admit(work(3), address: "s2", isClean: isClean), .started(work(3)))
+    }
+
+    /// A crowd's first two checks started while their addresses were clean hold both places; an
+    /// address that signed in within the hour is checked at once beside them, a fresh clean one
+    /// waits, and no more than three ever run.
+    func testATrustedAddressStartsInTheSparePlaceBesideChecksThatStartedClean() {
+        var checks = PasswordChecks()
+        var clean: Set<String> = ["a", "b", "organiser", "deputy", "newcomer"]
+        let isClean: (String) -> Bool = { clean.contains($0) }
+        let isTrusted: (String) -> Bool = { $0 == "organiser" || $0 == "deputy" }
+        XCTAssertEqual(checks.admit(work(1), address: "a", isClean: isClean, isTrusted: isTrusted), .started(work(1)))
+        XCTAssertEqual(checks.admit(work(2), address: "b", isClean: isClean, isTrusted: isTrusted), .started(work(2)))
+        clean.subtract(["a", "b"])
+        XCTAssertEqual(checks.admit(work(3), address: "newcomer", isClean: isClean, isTrusted: isTrusted),
+                       .queued(pushedOut: nil), "a fresh address cannot be told from the crowd's")
+        XCTAssertEqual(checks.admit(work(9), address: "organiser", isClean: isClean, isTrusted: isTrusted),
+                       .started(work(9)))
+        XCTAssertEqual(checks.running, 3)
+        XCTAssertEqual(checks.admit(work(10), address: "deputy", isClean: isClean, isTrusted: isTrusted),
+                       .queued(pushedOut: nil), "three at most")
+        XCTAssertEqual(checks.peak, 3)
+        // One of the crowd's ends: two run, so only the trusted one waiting may start; the
+        // newcomer starts once fewer than two run.
+        XCTAssertEqual(checks.finished(ConnectionID(1), stillConnected: { _ in true }, isClean: isClean,
+                                       isTrusted: isTrusted), work(10))
+        XCTAssertNil(checks.finished(ConnectionID(9), stillConnected: { _ in true }, isClean: isClean,
+                                     isTrusted: isTrusted), "a fresh address waits for a place below two")
+        XCTAssertEqual(checks.finished(ConnectionID(2), stillConnected: { _ in true }, isClean: isClean,
+                                       isTrusted: isTrusted), work(3))
+    }
+
+    /// A suspect's check is marked when it starts; one that started clean is reported once when
+    /// its address fails, for the shell to lower its priority.
+    func testChecksOfAddressesThatFailedRunLowered() {
+        var checks = PasswordChecks()
+        var clean: Set<String> = ["a", "b"]
+        let isClean: (String) -> Bool = { clean.contains($0) }
+        XCTAssertEqual(checks.admit(work(1), address: "a", isClean: isClean), .started(work(1)))
+        XCTAssertEqual(checks.lowering(isClean: isClean), [])
+        clean.remove("a")
+        XCTAssertEqual(checks.lowering(isClean: isClean), [ConnectionID(1)])
+        XCTAssertEqual(checks.lowering(isClean: isClean), [], "once")
+        XCTAssertEqual(checks.finished(ConnectionID(1), stillConnected: { _ in true }, isClean: isClean), nil)
+        guard case .started(let started) = checks.admit(work(2), address: "s", isClean: isClean),
+              case .verifyPassword(let job, _) = started
+        else { return XCTFail("a suspect's check starts while a place is free") }
+        XCTAssertTrue(job.fromSuspect)
+        XCTAssertEqual(checks.lowering(isClean: isClean), [], "born lowered")
+        XCTAssertEqual(checks.admit(work(3), address: "b", isClean: isClean), .started(work(3)),
+                       "a clean address's check runs at the Coordinator's own priority")
+    }
+}

@@ -13,7 +13,7 @@ import pytest
 import websockets
 
 from abuse_support import (close_all, connect_from, login_reply, metrics, organiser_connections, outcome,
-                           process_cpu_seconds, thread_cpu_seconds)
+                           process_cpu_seconds)
 from gatherlib import PASSWORD, GatherServer, Live, run
 from guessing_crowd_process import GuessingCrowd
 
@@ -36,11 +36,12 @@ def register(server: GatherServer, username: str = ORGANISER):
 def test_fifty_addresses_guessing_passwords_leave_a_clean_address_able_to_log_in():
     """Wrong-password logins from 127.0.0.2–.51, two connections each, each sent again as soon as
     the last is answered (a crowd in its own process): the organiser, from an address with no
-    failure, tries at 2, 5 and 8 s into the attack and is answered "session" within 10 s every
-    time (an earlier server let such tries go unanswered for 10 s and more). The crowd's checks
-    run one at a time beside the organiser's, and once its addresses are locked out its waiting
-    guesses are dropped unchecked: a few reach the KDF (an earlier server checked all 18 it
-    admitted, two at a time, through the seconds the organiser tried)."""
+    failure that signed in before, tries at 2, 5 and 8 s into the attack and is answered "session"
+    within 10 s every time and within 2 s typically (the median). An earlier server answered in
+    1.2–7.9 s: its checks waited for the crowd's first two, which started while the crowd's fresh
+    addresses were still clean, and its KDF ran below the threads answering the crowd. What it costs
+    the crowd: one check at a time per address, a second connection's guess refused and counted, so
+    the crowd gets only its first few guesses checked, at a priority below the organiser's."""
     with GatherServer() as server:
         register(server)
         cpu_before = process_cpu_seconds(server.process.pid)
@@ -62,24 +63,26 @@ def test_fifty_addresses_guessing_passwords_leave_a_clean_address_able_to_log_in
                         reply = "no answer"
                     logins.append((round(started - attack_started, 1), reply, time.monotonic() - started))
                 reading = metrics(server)
-                kdf_cpu = sum(cpu for name, cpu in thread_cpu_seconds(server.process.pid).items() if "utility" in name)
                 answers = await asyncio.get_running_loop().run_in_executor(None, crowd.answers)
             await owner.close()
-            return answers, logins, alone, reading, kdf_cpu
+            return answers, logins, alone, reading
 
-        answers, logins, alone, reading, kdf_cpu = run(scenario())
+        answers, logins, alone, reading = run(scenario())
         cpu = process_cpu_seconds(server.process.pid) - cpu_before
         waits = [seconds for _, _, seconds in logins]
-        print(f"guessing crowd: the crowd's answers {answers}; the organiser's logins (s into the attack, answer, "
-              f"s to answer) {[(at, o, round(s, 2)) for at, o, s in logins]}, median {statistics.median(waits):.2f} s "
-              f"(alone: {alone:.2f} s); KDF runs at once, peak {reading['gather_password_checks_peak']:.0f}; "
-              f"server CPU {cpu:.1f} s, of which the KDF threads since start {kdf_cpu:.1f} s (the crowd's share: its "
-              f"{answers.get('unauthorized', 0)} checked guesses)")
+        print(f"guessing crowd: the organiser's logins (s into the attack, answer, s to answer) "
+              f"{[(at, o, round(s, 2)) for at, o, s in logins]}, median {statistics.median(waits):.2f} s, "
+              f"max {max(waits):.2f} s (alone before the attack: {alone:.2f} s); what it cost the crowd: "
+              f"{answers.get('unauthorized', 0)} guesses checked, answers {answers}; KDF runs at once, peak "
+              f"{reading['gather_password_checks_peak']:.0f}; server CPU {cpu:.1f} s; load average "
+              f"{os.getloadavg()[0]:.1f}")
         assert all(result == "session" for _, result, _ in logins), logins
         assert max(waits) < 10, logins
+        assert statistics.median(waits) <= 2, logins
         assert answers.get("session", 0) == 0, answers
-        # Two first checks, and the few that start before their addresses are locked out.
-        assert answers.get("unauthorized", 0) <= 8, answers
+        # The first check of an address or two, started before their second connections' guesses
+        # were refused; every other guess is refused unchecked.
+        assert answers.get("unauthorized", 0) <= 4, answers
 
 
 # MARK: - Old bases

@@ -27,7 +27,8 @@ enum PrometheusText {
             out += "gather_errors_total{code=\"\(code)\"} \(count)\n"
         }
         metric("gather_password_checks_peak", "gauge",
-               "Most password checks (KDF runs) ever under way at once; the server allows 2.")
+               "Most password checks (KDF runs) ever under way at once; the server allows 2, "
+                   + "and a third for an address that signed in within the hour.")
         out += "gather_password_checks_peak \(reading.decisions.passwordChecksPeak)\n"
         metric("gather_password_checks_running", "gauge", "Password checks (KDF runs) under way now.")
         out += "gather_password_checks_running \(reading.decisions.passwordChecksRunning)\n"
