@@ -46,8 +46,10 @@ e2e-timing:
 e2e-mostly-waits:
 	$(PYTEST) -m "timing and mostly_waits" Tests/e2e
 
-# The existing scenarios, then the relay scenarios (real nats-server, venue, 2 relays, 20,000
-# followers over ws and wss) and their floors: about 12 minutes on 2 cores.
+# The existing scenarios, the tournament day (32 teams on 8 pitches, 2,000 spectators, 2 relays,
+# next to a plain match's fan-out at 2,000), then the relay scenarios (real nats-server, venue,
+# 2 relays, 20,000 followers over ws and wss) and their floors: about 15 minutes on 2 cores.
+# One scenario alone: ./.build/release/gather-bench --server ./.build/release/gather --scenario tournament
 bench: deps-run
 	@./.ci/install-packages nats-server
 	$(SWIFT) build -c release --product gather

@@ -24,3 +24,21 @@ export function fitNames(boxes) {
   const size = Math.min(...list.map(fitName));
   for (const box of list) box.style.fontSize = `${size}px`;
 }
+
+/**
+ * The projector's now-and-next lines ("Home 2–1 Away"): each on one line, all at the size the
+ * longest needs, never below `floorPx` (the smallest text readable from the back of the hall); a
+ * name still too long at that size ends in an ellipsis rather than wrapping under the score.
+ */
+export function fitLines(lines, floorPx) {
+  const list = [...lines];
+  if (!list.length) return;
+  for (const line of list) line.style.fontSize = "";
+  // Strictly: a fraction of a pixel too wide already shows the ellipsis.
+  const overflows = (line) => [...line.children].some((part) => part.scrollWidth > part.clientWidth);
+  let size = parseFloat(getComputedStyle(list[0]).fontSize);
+  for (let step = 0; step < 20 && size > floorPx && list.some(overflows); step += 1) {
+    size = Math.max(floorPx, size * 0.94);
+    for (const line of list) line.style.fontSize = `${size}px`;
+  }
+}

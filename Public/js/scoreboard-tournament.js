@@ -7,6 +7,7 @@ import { $, h, replace } from "./dom.js";
 import { clock } from "./format.js";
 import { shownRemainingMs } from "./link-delay.js";
 import { paintKits } from "./kit.js";
+import { fitLines } from "./scoreboard-fit.js";
 import { TEXT } from "./tournament-text.js";
 import { delayText, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
 
@@ -178,7 +179,20 @@ export class TournamentBoard {
       const timer = pitch && pitch.gather && pitch.gather.timer;
       element.textContent = timer && timer.status === "finished" ? "Full time" : clock(shownRemainingMs(this.live, timer));
     }
+    // A live match's line stays one line: smaller (never under 3.1% of the height) before it would
+    // wrap. Fitted after the clocks, whose text ("Full time") takes its width from the line; again
+    // only when a line, a clock's width or the screen changed (this runs four times a second).
+    const lines = document.querySelectorAll("#tb-page .tb-live");
+    const clocks = [...document.querySelectorAll("#tb-page [data-clock-pitch]")].map((element) => element.textContent.replace(/\d/g, "0"));
+    const key = [innerWidth, innerHeight, ...clocks, ...[...lines].map((line) => line.textContent)].join("|");
+    if (key !== this.fitted || lines[0] !== this.fittedLine) {
+      this.fitted = key;
+      this.fittedLine = lines[0];
+      fitLines(lines, Math.ceil(0.031 * innerHeight));
+    }
   }
 
-  resize() {}
+  resize() {
+    if (this.live.state) this.renderClock();
+  }
 }

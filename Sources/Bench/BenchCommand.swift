@@ -3,7 +3,7 @@ import Foundation
 
 /// Which scenarios to run.
 enum ScenarioChoice: String, ExpressibleByArgument, CaseIterable {
-    case fanout, stalled, relays, all
+    case fanout, stalled, relays, tournament, all
 }
 
 /// How followers reach a relay.
@@ -75,7 +75,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("budget-seconds"), help: "No phase runs past this many seconds from the start.")
     var budgetSeconds = 330
 
-    @Option(help: "fanout, stalled, relays (with the floor) or all.")
+    @Option(help: "fanout, stalled, relays (with the floor), tournament or all.")
     var scenario: ScenarioChoice = .all
 
     @Option(help: "Relays of the relay scenarios (each a `gather relay` process).")
@@ -86,6 +86,12 @@ struct BenchCommand: ParsableCommand {
 
     @Option(name: .customLong("relay-transport"), help: "plain (ws://) and/or tls (wss://) relay scenarios (repeatable).")
     var relayTransport: [RelayTransport] = [.plain, .tls]
+
+    @Option(name: .customLong("tournament-spectators"), help: "Spectators (gather.v2) following the tournament day.")
+    var tournamentSpectators = 2_000
+
+    @Option(name: .customLong("tournament-relays"), help: "Relays following the tournament day (0: none, no nats-server).")
+    var tournamentRelays = 2
 
     @Option(name: .customLong("floor-rounds"), help: "Frames the floor writes to each connection.")
     var floorRounds = 50
@@ -116,6 +122,9 @@ struct BenchCommand: ParsableCommand {
                 throw ValidationError("--follower-worker needs --relay-port, --ca, --followers 1–20000 and --first-block.")
             }
             return
+        }
+        guard (1...100_000).contains(tournamentSpectators), (0...16).contains(tournamentRelays) else {
+            throw ValidationError("--tournament-spectators 1–100000, --tournament-relays 0–16.")
         }
         guard (1...16).contains(relays), (1...100_000).contains(followers), (1...10_000).contains(floorRounds),
               !relayTransport.isEmpty

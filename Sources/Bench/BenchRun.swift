@@ -50,6 +50,17 @@ struct BenchRun {
                 report.stalled = StalledResult(spectators: options.stalledSpectators, wire: wire, error: "\(error)")
             }
         }
+        if options.scenario == .tournament || options.scenario == .all {
+            let count = options.tournamentSpectators
+            let v2 = WireChoice.v2.rawValue
+            if !report.fanOuts.contains(where: { $0.spectators == count && $0.wire == v2 && $0.error == nil }) {
+                log("fan-out to \(count) \(v2) spectators: the plain match next to the tournament day")
+                do { report.fanOuts.append(try runner.fanOut(spectators: count, wire: v2)) } catch {
+                    log("the plain match's fan-out failed: \(error)")
+                }
+            }
+            report.tournament = runTournament(server: server)
+        }
         if options.scenario == .all { report.relays = runRelays(descriptorLimit: descriptorLimit) }
         print(options.json ? report.json() : report.table())
     }
@@ -84,6 +95,42 @@ struct BenchRun {
             // The floor holds both ends of each connection in this process.
             return scenario.run(followers: options.followers, relays: options.relays, tls: transport == .tls,
                                 floorRounds: options.floorRounds, floorConnectionLimit: max(1, (descriptorLimit - 300) / 2))
+        }
+    }
+
+    /// The tournament day, with its own time budget; with relays (a real nats-server and a venue
+    /// that publishes to it) when the bench starts the server itself.
+    private func runTournament(server: ServerUnderTest) -> TournamentResult {
+        var settings = settings()
+        settings.runDeadline = Date(timeIntervalSinceNow: Double(options.budgetSeconds))
+        let spectators = options.tournamentSpectators
+        log("tournament day: \(spectators) spectators, \(options.tournamentRelays) relay(s)")
+        do {
+            if options.tournamentRelays > 0, let executable = options.server {
+                let rig = try RelayRig(executable: URL(fileURLWithPath: executable).standardizedFileURL.path,
+                                       publicDirectory: URL(fileURLWithPath: options.public).standardizedFileURL.path,
+                                       inviteCode: options.inviteCode, relays: options.tournamentRelays, tls: false,
+                                       maximumFollowers: 100, natsExecutable: options.natsServer, progress: log)
+                defer {
+                    rig.stop()
+                    rig.removeFiles()
+                }
+                var day = TournamentDay(server: ServerUnderTest(target: rig.venueTarget, pid: rig.venue.pid),
+                                        target: rig.venueTarget, settings: settings)
+                day.relaysHold = { rig.relaysHold(version: $0, seconds: 30) }
+                day.relayPIDs = rig.relays.map(\.pid)
+                return try day.run(spectators: spectators)
+            }
+            if options.tournamentRelays > 0 { log("the tournament's relays need --server: the day is played without them") }
+            let target = try server.begin()
+            defer { server.end() }
+            return try TournamentDay(server: server, target: target, settings: settings).run(spectators: spectators)
+        } catch {
+            log("the tournament day failed: \(error)")
+            var failed = TournamentResult()
+            failed.spectators = spectators
+            failed.error = "\(error)"
+            return failed
         }
     }
 

@@ -6,6 +6,7 @@ struct BenchReport {
     var fanOuts: [FanOutResult] = []
     var stalled: StalledResult?
     var relays: [RelayResult] = []
+    var tournament: TournamentResult?
 
     struct Verdict {
         let met: Bool
@@ -67,7 +68,7 @@ struct BenchReport {
     func table() -> String {
         var lines = ["gather-bench: \(settings.organisers) organisers (\(BenchSettings.organiserWire)), \(settings.commands) "
             + "presses per scenario, \(settings.players) players, a fresh gather every \(settings.pressesPerGather) presses", ""]
-        if fanOuts.isEmpty, stalled == nil { return (lines + relayLines()).joined(separator: "\n") }
+        if fanOuts.isEmpty, stalled == nil { return (lines + relayLines() + tournamentLines()).joined(separator: "\n") }
         let header = ["scenario", "connected", "conn/s", "KB/conn", "srv µs/msg", "B/change/spect.", "srv publish→last write p50/p99",
                       "| client-bound: press p50", "p99", "max", "ack p50", "ack p99", "tick dev p50/max", "state msg B"]
         var rows = [header]
@@ -121,6 +122,7 @@ struct BenchReport {
                 + (stalled.error.map { "; stopped: \($0)" } ?? ""))
         }
         lines += relayLines()
+        lines += tournamentLines()
         lines.append("")
         lines.append("targets (issue 15)")
         for verdict in verdicts { lines.append("  [\(verdict.met ? "met" : "MISSED")] \(verdict.text)") }

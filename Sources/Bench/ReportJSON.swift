@@ -39,6 +39,7 @@ extension BenchReport {
             return entry
         }
         object["relayTargets"] = relayVerdicts.map { ["met": $0.met, "target": $0.text] }
+        object["tournament"] = tournamentJSON()
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

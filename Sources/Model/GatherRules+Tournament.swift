@@ -6,14 +6,15 @@ extension GatherRules {
     static func reduce(_ state: inout GatherState, tournament action: TournamentAction, _ context: ActionContext) throws {
         if case .create(let json) = action {
             if let current = state.tournament, current.phase != .finished {
-                throw Rejection(.inUse, "\(current.name) is still being played; cancel it or play it to the end first.")
+                throw Rejection(.inUse, .tournamentUnderWay, ["tournament": .text(current.name)],
+                                "\(current.name) is still being played; cancel it or play it to the end first.")
             }
             let draft = try TournamentSetup.draft(from: json, pitches: state.pitches.map(\.id), now: context.now).get()
             state.tournament = Tournament(id: context.newGatherID, draft: draft)
             return
         }
         guard var tournament = state.tournament else {
-            throw Rejection(.notFound, "There is no tournament; create one first.")
+            throw Rejection(.notFound, .noTournament, "There is no tournament; create one first.")
         }
         switch action {
         case .create: return
@@ -25,7 +26,8 @@ extension GatherRules {
             try tournament.correctResult(id, score: score, penalties: penalties)
         case .cancel:
             guard tournament.phase != .finished else {
-                throw Rejection(.wrongPhase, "\(tournament.name) is already finished; there is nothing to cancel.")
+                throw Rejection(.wrongPhase, .tournamentFinished, ["tournament": .text(tournament.name)],
+                                "\(tournament.name) is already finished; there is nothing to cancel.")
             }
             // A match still live keeps its gather, which no longer belongs to a tournament.
             for index in state.pitches.indices where state.pitches[index].gather?.match?.tournament == tournament.id {
@@ -44,18 +46,20 @@ extension GatherRules {
         let before = tournament
         try tournament.startMatch(id, at: context.now)
         guard let match = tournament.match(id), let index = state.pitchIndex(match.pitch) else {
-            throw Rejection(.notFound, "Match \(id)'s pitch is no longer at the venue; add it back first.")
+            throw Rejection(.notFound, .matchPitchGone, ["match": .number(id)], "Match \(id)'s pitch is no longer at the venue; add it back first.")
         }
         let pitch = state.pitches[index]
         guard pitch.gather == nil else {
-            throw Rejection(.inUse, "\(pitch.name) has a gather under way; end or cancel it first.")
+            throw Rejection(.inUse, .pitchInUse, ["pitch": .text(pitch.name)], "\(pitch.name) has a gather under way; end or cancel it first.")
         }
         let known = Set(state.players.map(\.id))
         for player in before.players(of: id) where known.contains(player) {
             try requireFree(player, in: state)
         }
         guard var gather = before.gather(for: id, id: context.newGatherID, at: context.now, by: context.by) else {
-            throw Rejection(.wrongPhase, "Match \(id)'s teams are not known yet.")
+            throw Rejection(.wrongPhase, .matchTeamsUnknown, ["match": .number(id), "home": .text(tournament.placeLabel(match, home: true)),
+                                                              "away": .text(tournament.placeLabel(match, home: false))],
+                            "Match \(id)'s teams are not known yet.")
         }
         // A roster player removed from the venue since cannot play.
         gather.teamA.players.removeAll { !known.contains($0) }
@@ -76,7 +80,7 @@ extension GatherRules {
                                  penalties: HomeAway?, at now: Int64) throws {
         guard let match = tournamentMatch(of: gather, in: state), var tournament = state.tournament else {
             if penalties != nil {
-                throw Rejection(.invalid, "Only a tournament's knockout match has penalties; this gather is not one.")
+                throw Rejection(.invalid, .penaltiesNoMatch, "Only a tournament's knockout match has penalties; this gather is not one.")
             }
             return
         }

@@ -27,6 +27,25 @@ public enum SentenceKey: String, CaseIterable, Sendable, Codable {
     case assistNotInTeam = "assist_not_in_team", ownAssist = "own_assist", noGather = "no_gather"
     case kickOffFirst = "kick_off_first", timelineFull = "timeline_full", playerOnOtherPitch = "player_on_other_pitch"
 
+    // MARK: Rejections of a tournament's rules (createTournament's fields, then the day's actions)
+    case tournamentRulesBroken = "tournament_rules_broken", teamCount = "team_count", teamNamesSame = "team_names_same"
+    case groupCount = "group_count", groupsNeedTeams = "groups_need_teams", advanceMissing = "advance_missing"
+    case advanceAtMost = "advance_at_most", bracketSize = "bracket_size", matchMinutesRange = "match_minutes_range"
+    case breakMinutesRange = "break_minutes_range", startsAtRule = "starts_at_rule"
+    case pointsForWinRange = "points_for_win_range", pointsForDrawRange = "points_for_draw_range"
+    case tieBreakChoice = "tie_break_choice", thirdPlaceFlag = "third_place_flag"
+    case thirdPlaceNeedsFour = "third_place_needs_four", pitchNumbers = "pitch_numbers"
+    case pitchListedTwice = "pitch_listed_twice", pitchesList = "pitches_list"
+    case tournamentUnderWay = "tournament_under_way", noTournament = "no_tournament"
+    case tournamentFinished = "tournament_finished", noSuchMatch = "no_such_match", noSuchTeam = "no_such_team"
+    case matchUnderWay = "match_under_way", matchPlayed = "match_played", matchTeamsUnknown = "match_teams_unknown"
+    case matchNotLive = "match_not_live", matchNotFinished = "match_not_finished", matchPitchGone = "match_pitch_gone"
+    case resultMovesLiveMatch = "result_moves_live_match", resultMovesPlayedMatch = "result_moves_played_match"
+    case resultScoreRange = "result_score_range", penaltiesNeeded = "penalties_needed"
+    case penaltiesNotLevel = "penalties_not_level", penaltiesGroupMatch = "penalties_group_match"
+    case penaltiesNoMatch = "penalties_no_match", penaltiesRange = "penalties_range", penaltiesEqual = "penalties_equal"
+    case teamNameTaken = "team_name_taken", playerOnOtherTeam = "player_on_other_team"
+
     // MARK: Rejections and errors of the Coordinator
     case logInFirst = "log_in_first", watchingAddress = "watching_address", badBase = "bad_base"
     case changedMeanwhile = "changed_meanwhile", timerChangedMeanwhile = "timer_changed_meanwhile"

@@ -84,9 +84,11 @@ public enum JSONPatch {
     }
 
     /// Keeps the common prefix and suffix, diffs the middles pairwise, then adds or removes the
-    /// rest of the longer middle just before the suffix.
+    /// rest of the longer middle just before the suffix; an array whose elements all moved by a
+    /// few places is sent as that move instead (`shifted`).
     private static func appendDifferences(from old: [JSONValue], to new: [JSONValue], at path: String,
                                           into operations: inout [PatchOperation]) {
+        if appendShift(from: old, to: new, at: path, into: &operations) { return }
         let shorter = min(old.count, new.count)
         var prefix = 0
         while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
@@ -112,6 +114,40 @@ public enum JSONPatch {
                 operations.append(.remove(path: path + "/" + String(index)))
             }
         }
+    }
+
+    /// The most places a shift is looked for: one change files one entry, a few at most.
+    static let shiftLimit = 4
+
+    /// A capped list that drops its oldest entries as new ones arrive (`history` once it holds its
+    /// 20) has no common prefix or suffix, so pairing would replace every element. When the old
+    /// array without its first (or last) k elements, k ≤ `shiftLimit`, starts (or ends) the new one,
+    /// this sends k removals at one end and the new elements added at the other. False, and
+    /// nothing appended, when no such k exists or the ends already match.
+    private static func appendShift(from old: [JSONValue], to new: [JSONValue], at path: String,
+                                    into operations: inout [PatchOperation]) -> Bool {
+        guard let oldFirst = old.first, let newFirst = new.first, oldFirst != newFirst,
+              old.last != new.last, old.count > shiftLimit
+        else { return false }
+        for dropped in 1...shiftLimit {
+            let kept = old.count - dropped
+            guard kept <= new.count else { continue }
+            if old[dropped...].elementsEqual(new[..<kept]) {
+                // Oldest first: drop from the front (descending indices), append the newcomers.
+                for index in (0..<dropped).reversed() { operations.append(.remove(path: path + "/" + String(index))) }
+                for element in new[kept...] { operations.append(.add(path: path + "/-", value: element)) }
+                return true
+            }
+            if old[..<kept].elementsEqual(new[(new.count - kept)...]) {
+                // Newest first: drop from the end (descending), insert the newcomers at the front in order.
+                for index in (kept..<old.count).reversed() { operations.append(.remove(path: path + "/" + String(index))) }
+                for (index, element) in new[..<(new.count - kept)].enumerated() {
+                    operations.append(.add(path: path + "/" + String(index), value: element))
+                }
+                return true
+            }
+        }
+        return false
     }
 
     // MARK: - Applying

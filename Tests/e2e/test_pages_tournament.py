@@ -41,6 +41,15 @@ for (const el of document.querySelectorAll('#board *')) {
 return small;
 """
 
+# The live match's line: whether its parts (names and score) sit side by side on one line, and the
+# parts whose text does not fit (an ellipsis).
+ONE_LINE = """
+const line = document.querySelector(arguments[0]);
+const boxes = [...line.children].map((part) => part.getBoundingClientRect());
+return {oneLine: boxes.every((box) => box.top < boxes[0].bottom && boxes[0].top < box.bottom),
+        cut: [...line.children].filter((part) => part.scrollWidth > part.clientWidth).map((part) => part.textContent)};
+"""
+
 
 def no_axe_violations(browser, where):
     violations = browser.axe()
@@ -369,5 +378,9 @@ def test_the_projector_shows_a_day_of_32_teams_on_8_pitches_within_30_seconds(br
             seen = {}
             projector_pages(screen, ("now", "tables", "bracket"), seen, timeout=40, every_page=True)
             assert len(seen) == int(screen.find("#board").get_attribute("data-pages")), seen
+            # Two names of 23 characters and the score on one line, each name whole (no ellipsis).
+            screen.wait(lambda: screen.find("#board").get_attribute("data-page") == "now", 35, "now and next again")
+            line = screen.driver.execute_script(ONE_LINE, "#tb-page .tb-pitch[data-pitch] .tb-live")
+            assert line["oneLine"] and not line["cut"], line
         finally:
             screen.close()

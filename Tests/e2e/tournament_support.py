@@ -12,15 +12,20 @@ async def acked(live, action, base=None):
     return reply
 
 
-async def rejected(live, action, code, contains=None, base=None):
-    """A command that must be refused with `code`; the state's version must not move (checked when
-    the command goes from the client's newest version)."""
+async def rejected(live, action, code, contains=None, base=None, reason=None, params=None):
+    """A command that must be refused with `code` (and, when given, the sentence key `reason` with
+    at least `params`, what a page says in its reader's language); the state's version must not
+    move (checked when the command goes from the client's newest version)."""
     version = live.version
     reply = await live.command(action, base=base)
     assert reply["type"] == "rejected", (action, reply)
     assert reply["code"] == code, (action, reply)
     if contains is not None:
         assert contains in reply["message"], (contains, reply["message"])
+    if reason is not None:
+        assert reply.get("reason") == reason, (action, reply)
+        for name, value in (params or {}).items():
+            assert reply["params"].get(name) == value, (name, reply)
     if base is None:
         # The client held the newest version (its own last change): a refusal leaves it there.
         assert reply["version"] == version, reply

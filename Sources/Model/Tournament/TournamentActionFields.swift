@@ -90,5 +90,5 @@ public enum TournamentActionFields {
         }
     }
 
-    private static func invalid(_ message: String) -> Rejection { Rejection(.invalid, message) }
+    private static func invalid(_ message: String) -> Rejection { Rejection(.invalid, .actionUnreadable, message) }
 }

@@ -30,9 +30,9 @@ public enum TournamentSetup {
     /// Reads `action`; `pitches` are the venue's pitch ids in order (the default: all of them),
     /// `now` the default start.
     public static func draft(from action: JSONValue, pitches venuePitches: [Pitch.ID], now: Int64) -> Result<Draft, Rejection> {
-        var problems: [String] = []
+        var problems: [Problem] = []
         func note(_ body: () throws -> Void) {
-            do { try body() } catch let rejection as Rejection { problems.append(rejection.message) } catch {}
+            do { try body() } catch let rejection as Rejection { problems.append(Problem(sentence: rejection.reason, rejection.message)) } catch {}
         }
         var name = ""
         note { name = try ActionDecoder.text(action["name"], field: "The tournament's name", length: nameLength)! }
@@ -45,62 +45,68 @@ public enum TournamentSetup {
                     let team = try ActionDecoder.text(value, field: "Team \(index + 1)'s name", length: teamNameLength)!
                     let key = VisibleText.comparisonKey(team)
                     if let first = seen[key] {
-                        throw Rejection(.invalid, "Teams \(first + 1) and \(index + 1) have the same name (\(team)).")
+                        throw Rejection(.invalid, .teamNamesSame, ["first": .number(first + 1), "second": .number(index + 1), "name": .text(team)],
+                                        "Teams \(first + 1) and \(index + 1) have the same name (\(team)).")
                     }
                     seen[key] = index
                     teamNames.append(team)
                 }
             }
         } else {
-            problems.append("List \(teamCount.lowerBound) to \(teamCount.upperBound) teams (\"teams\", one name each).")
+            problems.append(Problem(.teamCount, ["lowest": .number(teamCount.lowerBound), "highest": .number(teamCount.upperBound)],
+                                    "List \(teamCount.lowerBound) to \(teamCount.upperBound) teams (\"teams\", one name each)."))
         }
         let teams = (action["teams"].flatMap { if case .array(let values) = $0 { values.count } else { nil } }) ?? 0
 
         let groups = integer(action["groups"], default: nil)
         if let groups, groupCounts.contains(groups) {
             if teamCount.contains(teams), teams < groups * 2 {
-                problems.append("\(groups) groups need at least \(groups * 2) teams (two in each).")
+                problems.append(Problem(.groupsNeedTeams, ["groups": .number(groups), "teams": .number(groups * 2)],
+                                        "\(groups) groups need at least \(groups * 2) teams (two in each)."))
             }
         } else {
-            problems.append("Choose 1, 2, 4, 8 or 16 groups (\"groups\").")
+            problems.append(Problem(.groupCount, "Choose 1, 2, 4, 8 or 16 groups (\"groups\")."))
         }
         let smallest = groups.map { groupCounts.contains($0) ? teams / $0 : 0 } ?? 0
         let advance = integer(action["advance"], default: nil)
         if let advance, advance >= 1 {
             if smallest >= 2, advance > smallest - 1 {
-                problems.append("At most \(smallest - 1) team\(smallest - 1 == 1 ? "" : "s") per group can go through: "
-                    + "the smallest group has \(smallest).")
+                problems.append(Problem(.advanceAtMost, ["advance": .number(smallest - 1), "smallest": .number(smallest)],
+                                        "At most \(smallest - 1) team\(smallest - 1 == 1 ? "" : "s") per group can go through: "
+                                            + "the smallest group has \(smallest)."))
             }
             if let groups, groupCounts.contains(groups), !bracketSizes.contains(groups * advance) {
-                problems.append("Groups × teams going through must be 2, 4, 8, 16 or 32 (now \(groups) × \(advance) = \(groups * advance)).")
+                problems.append(Problem(.bracketSize, ["groups": .number(groups), "advance": .number(advance),
+                                                       "places": .number(groups * advance)],
+                                        "Groups × teams going through must be 2, 4, 8, 16 or 32 (now \(groups) × \(advance) = \(groups * advance))."))
             }
         } else {
-            problems.append("Say how many teams of each group go through (\"advance\", at least 1).")
+            problems.append(Problem(.advanceMissing, "Say how many teams of each group go through (\"advance\", at least 1)."))
         }
 
-        let matchMinutes = checked(action["matchMinutes"], default: 12, range: matchMinutes,
+        let matchMinutes = checked(action["matchMinutes"], default: 12, range: matchMinutes, .matchMinutesRange,
                                    "A match lasts 1 to 90 minutes (\"matchMinutes\").", &problems)
-        let breakMinutes = checked(action["breakMinutes"], default: 3, range: breakMinutes,
+        let breakMinutes = checked(action["breakMinutes"], default: 3, range: breakMinutes, .breakMinutesRange,
                                    "The break between matches is 0 to 60 minutes (\"breakMinutes\").", &problems)
-        let startsAt = checked(action["startsAt"], default: Int(now), range: startsAtRange,
+        let startsAt = checked(action["startsAt"], default: Int(now), range: startsAtRange, .startsAtRule,
                                "The start is a time in epoch milliseconds (\"startsAt\").", &problems)
-        let pointsForWin = checked(action["pointsForWin"], default: 3, range: points,
+        let pointsForWin = checked(action["pointsForWin"], default: 3, range: points, .pointsForWinRange,
                                    "Points for a win are 0 to 100 (\"pointsForWin\").", &problems)
-        let pointsForDraw = checked(action["pointsForDraw"], default: 1, range: points,
+        let pointsForDraw = checked(action["pointsForDraw"], default: 1, range: points, .pointsForDrawRange,
                                     "Points for a draw are 0 to 100 (\"pointsForDraw\").", &problems)
 
         var tieBreak = TieBreak.goalDifference
         if let value = action["tieBreak"], !value.isNull {
             if let rule = value.stringValue.flatMap(TieBreak.init(rawValue:)) { tieBreak = rule } else {
-                problems.append("The tie-break is \"goalDifference\" or \"headToHead\".")
+                problems.append(Problem(.tieBreakChoice, "The tie-break is \"goalDifference\" or \"headToHead\"."))
             }
         }
         var thirdPlace = false
         if let value = action["thirdPlace"], !value.isNull {
-            if case .bool(let flag) = value { thirdPlace = flag } else { problems.append("\"thirdPlace\" is true or false.") }
+            if case .bool(let flag) = value { thirdPlace = flag } else { problems.append(Problem(.thirdPlaceFlag, "\"thirdPlace\" is true or false.")) }
         }
         if thirdPlace, let groups, let advance, groups * advance < 4 {
-            problems.append("A third-place match needs at least 4 teams going through.")
+            problems.append(Problem(.thirdPlaceNeedsFour, "A third-place match needs at least 4 teams going through."))
         }
 
         var pitches = venuePitches
@@ -108,20 +114,23 @@ public enum TournamentSetup {
             pitches = []
             if case .array(let values) = value, (1...Pitch.maximumCount).contains(values.count) {
                 for value in values {
-                    guard let id = value.intValue else { problems.append("Pitches are given by their numbers."); break }
-                    if pitches.contains(id) { problems.append("Pitch \(id) is listed twice."); break }
-                    if !venuePitches.contains(id) { problems.append("There is no pitch \(id)."); break }
+                    guard let id = value.intValue else { problems.append(Problem(.pitchNumbers, "Pitches are given by their numbers.")); break }
+                    if pitches.contains(id) { problems.append(Problem(.pitchListedTwice, ["pitch": .number(id)], "Pitch \(id) is listed twice.")); break }
+                    if !venuePitches.contains(id) { problems.append(Problem(.noSuchPitch, ["id": .number(id)], "There is no pitch \(id).")); break }
                     pitches.append(id)
                 }
             } else {
-                problems.append("List the pitches to play on (\"pitches\", 1 to \(Pitch.maximumCount) pitch numbers).")
+                problems.append(Problem(.pitchesList, ["highest": .number(Pitch.maximumCount)],
+                                        "List the pitches to play on (\"pitches\", 1 to \(Pitch.maximumCount) pitch numbers)."))
             }
         }
 
         guard problems.isEmpty, let groups, let advance else {
-            let shown = problems.prefix(sentenceLimit).joined(separator: " ")
+            let shown = problems.prefix(sentenceLimit).map(\.message).joined(separator: " ")
             let more = problems.count > sentenceLimit ? " (and \(problems.count - sentenceLimit) more)" : ""
-            return .failure(Rejection(.invalid, shown + more))
+            // One rule broken: its own sentence; several: their number (the page's preview lists them in its language).
+            let reason = problems.count == 1 ? problems[0].sentence : Sentence(.tournamentRulesBroken, ["count": .number(problems.count)])
+            return .failure(Rejection(.invalid, sentence: reason, shown + more))
         }
         let settings = TournamentSettings(matchMinutes: matchMinutes, breakMinutes: breakMinutes, startsAt: Int64(startsAt),
                                           pitches: pitches, pointsForWin: pointsForWin, pointsForDraw: pointsForDraw,
@@ -131,17 +140,39 @@ public enum TournamentSetup {
 
     // MARK: - Fields
 
+    /// One rule broken: its sentence for the pages, its English words for the message.
+    struct Problem {
+        let sentence: Sentence
+        let message: String
+
+        init(sentence: Sentence, _ message: String) {
+            self.sentence = sentence
+            self.message = message
+        }
+
+        init(_ key: SentenceKey, _ params: [String: SentenceParam], _ message: String) {
+            self.init(sentence: Sentence(key, params), message)
+        }
+
+        init(_ key: SentenceKey, _ message: String) {
+            self.init(sentence: Sentence(key), message)
+        }
+    }
+
     /// Absent or null: `fallback`; a whole number: it; anything else: nil.
     private static func integer(_ value: JSONValue?, default fallback: Int?) -> Int? {
         guard let value, !value.isNull else { return fallback }
         return value.intValue
     }
 
-    private static func checked(_ value: JSONValue?, default fallback: Int, range: ClosedRange<Int>, _ sentence: String,
-                                _ problems: inout [String]) -> Int
+    private static func checked(_ value: JSONValue?, default fallback: Int, range: ClosedRange<Int>, _ key: SentenceKey,
+                                _ sentence: String, _ problems: inout [Problem]) -> Int
     {
         guard let number = integer(value, default: fallback), range.contains(number) else {
-            problems.append(sentence)
+            // The start's range is epoch milliseconds, not a number a person reads.
+            let params: [String: SentenceParam] = key == .startsAtRule ? [:]
+                : ["lowest": .number(range.lowerBound), "highest": .number(range.upperBound)]
+            problems.append(Problem(key, params, sentence))
             return fallback
         }
         return number

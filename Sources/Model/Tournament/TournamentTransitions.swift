@@ -20,10 +20,13 @@ extension Tournament {
         let index = try matchIndex(for: id)
         let match = matches[index]
         guard match.status == .scheduled else {
-            throw Rejection(.wrongPhase, "Match \(id) is \(match.status == .live ? "already being played" : "already finished").")
+            throw Rejection(.wrongPhase, match.status == .live ? .matchUnderWay : .matchPlayed, ["match": .number(id)],
+                            "Match \(id) is \(match.status == .live ? "already being played" : "already finished").")
         }
         guard match.home != nil, match.away != nil else {
-            throw Rejection(.wrongPhase, "Match \(id)'s teams are not known yet (\(placeLabel(match, home: true)) v \(placeLabel(match, home: false))).")
+            let (home, away) = (placeLabel(match, home: true), placeLabel(match, home: false))
+            throw Rejection(.wrongPhase, .matchTeamsUnknown, ["match": .number(id), "home": .text(home), "away": .text(away)],
+                            "Match \(id)'s teams are not known yet (\(home) v \(away)).")
         }
         var next = self
         next.matches[index].status = .live
@@ -39,9 +42,7 @@ extension Tournament {
                                      historyID: String) throws
     {
         let index = try matchIndex(for: id)
-        guard matches[index].status == .live else {
-            throw Rejection(.wrongPhase, "Match \(id) is not being played.")
-        }
+        guard matches[index].status == .live else { throw Self.notLive(id) }
         try Self.checkResult(matches[index], score: score, penalties: penalties)
         var next = self
         next.matches[index].status = .finished
@@ -56,9 +57,7 @@ extension Tournament {
     /// The match's gather was cancelled (`cancelGather`): the match is `scheduled` again.
     public mutating func cancelMatch(_ id: TournamentMatch.ID) throws {
         let index = try matchIndex(for: id)
-        guard matches[index].status == .live else {
-            throw Rejection(.wrongPhase, "Match \(id) is not being played.")
-        }
+        guard matches[index].status == .live else { throw Self.notLive(id) }
         var next = self
         next.matches[index].status = .scheduled
         next.settle(after: self)
@@ -71,7 +70,7 @@ extension Tournament {
     public mutating func correctResult(_ id: TournamentMatch.ID, score: HomeAway, penalties: HomeAway?) throws {
         let index = try matchIndex(for: id)
         guard matches[index].status == .finished else {
-            throw Rejection(.wrongPhase, "Match \(id) has no result to correct yet.")
+            throw Rejection(.wrongPhase, .matchNotFinished, ["match": .number(id)], "Match \(id) has no result to correct yet.")
         }
         try Self.checkResult(matches[index], score: score, penalties: penalties)
         var next = self
@@ -81,8 +80,9 @@ extension Tournament {
         for match in next.matches where match.status != .scheduled {
             let before = self.match(match.id)!
             if before.home != match.home || before.away != match.away {
-                throw Rejection(.inUse, "That result would change who plays in match \(match.id), which has "
-                    + (match.status == .live ? "already started" : "already been played") + ".")
+                throw Rejection(.inUse, match.status == .live ? .resultMovesLiveMatch : .resultMovesPlayedMatch,
+                                ["match": .number(match.id)], "That result would change who plays in match \(match.id), which has "
+                                    + (match.status == .live ? "already started" : "already been played") + ".")
             }
         }
         self = next
@@ -91,23 +91,27 @@ extension Tournament {
     /// `setTournamentTeam`: any of a team's name, colour and roster. A player is on at most one
     /// team (`in_use`); `roster` holds the venue's player ids.
     public mutating func setTeam(_ id: TournamentTeam.ID, _ changes: TournamentTeamChanges, roster: Set<Player.ID>) throws {
-        guard team(id) != nil else { throw Rejection(.notFound, "There is no team \(id) in this tournament.") }
+        guard team(id) != nil else {
+            throw Rejection(.notFound, .noSuchTeam, ["team": .number(id)], "There is no team \(id) in this tournament.")
+        }
         var team = teams[id - 1]
         if let name = changes.name {
             let key = VisibleText.comparisonKey(name)
             if let other = teams.first(where: { $0.id != id && VisibleText.comparisonKey($0.name) == key }) {
-                throw Rejection(.invalid, "Team \(other.id) is already called \(other.name); choose another name.")
+                throw Rejection(.invalid, .teamNameTaken, ["team": .number(other.id), "name": .text(other.name)],
+                                "Team \(other.id) is already called \(other.name); choose another name.")
             }
             team.name = name
         }
         if let colour = changes.colour { team.colour = colour }
         if let players = changes.players {
             if let unknown = players.first(where: { !roster.contains($0) }) {
-                throw Rejection(.notFound, "There is no player with id \(unknown); they may have been removed.")
+                throw Rejection(.notFound, .noSuchPlayer, ["id": .number(unknown)], "There is no player with id \(unknown); they may have been removed.")
             }
             for player in players {
                 if let other = teams.first(where: { $0.id != id && $0.players.contains(player) }) {
-                    throw Rejection(.inUse, "Player \(player) is already on \(other.name).")
+                    throw Rejection(.inUse, .playerOnOtherTeam, ["player": .number(player), "team": .text(other.name)],
+                                    "Player \(player) is already on \(other.name).")
                 }
             }
             team.players = players
@@ -124,31 +128,41 @@ extension Tournament {
     // MARK: - Checks
 
     private func matchIndex(for id: TournamentMatch.ID) throws -> Int {
-        guard let index = matchIndex(id) else { throw Rejection(.notFound, "There is no match \(id) in this tournament.") }
+        guard let index = matchIndex(id) else {
+            throw Rejection(.notFound, .noSuchMatch, ["match": .number(id)], "There is no match \(id) in this tournament.")
+        }
         return index
+    }
+
+    private static func notLive(_ id: TournamentMatch.ID) -> Rejection {
+        Rejection(.wrongPhase, .matchNotLive, ["match": .number(id)], "Match \(id) is not being played.")
     }
 
     static func checkResult(_ match: TournamentMatch, score: HomeAway, penalties: HomeAway?) throws {
         guard Score.range.contains(score.home), Score.range.contains(score.away) else {
-            throw Rejection(.invalid, "A score is a whole number from \(Score.range.lowerBound) to \(Score.range.upperBound).")
+            throw Rejection(.invalid, .resultScoreRange, ["lowest": .number(Score.range.lowerBound), "highest": .number(Score.range.upperBound)],
+                            "A score is a whole number from \(Score.range.lowerBound) to \(Score.range.upperBound).")
         }
         let needsPenalties = match.stage.isKnockout && score.home == score.away
         guard let penalties else {
             if needsPenalties {
-                throw Rejection(.invalid, "Match \(match.id) is a knockout match and level: say how the penalties ended.")
+                throw Rejection(.invalid, .penaltiesNeeded, ["match": .number(match.id)],
+                                "Match \(match.id) is a knockout match and level: say how the penalties ended.")
             }
             return
         }
         guard needsPenalties else {
-            throw Rejection(.invalid, match.stage.isKnockout
-                ? "Match \(match.id) was not level, so it had no penalties."
+            throw Rejection(.invalid, match.stage.isKnockout ? .penaltiesNotLevel : .penaltiesGroupMatch, ["match": .number(match.id)],
+                            match.stage.isKnockout ? "Match \(match.id) was not level, so it had no penalties."
                 : "Match \(match.id) is a group match: a draw stands, with no penalties.")
         }
         guard TournamentSetup.penaltyRange.contains(penalties.home), TournamentSetup.penaltyRange.contains(penalties.away) else {
-            throw Rejection(.invalid, "Penalties are whole numbers from 0 to 99.")
+            let range = TournamentSetup.penaltyRange
+            throw Rejection(.invalid, .penaltiesRange, ["lowest": .number(range.lowerBound), "highest": .number(range.upperBound)],
+                            "Penalties are whole numbers from \(range.lowerBound) to \(range.upperBound).")
         }
         guard penalties.home != penalties.away else {
-            throw Rejection(.invalid, "A penalty shoot-out has a winner: the two counts cannot be equal.")
+            throw Rejection(.invalid, .penaltiesEqual, "A penalty shoot-out has a winner: the two counts cannot be equal.")
         }
     }
 }
