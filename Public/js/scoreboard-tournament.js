@@ -7,6 +7,7 @@ import { $, h, replace } from "./dom.js";
 import { clock } from "./format.js";
 import { shownRemainingMs } from "./link-delay.js";
 import { paintKits } from "./kit.js";
+import { t } from "./i18n.js";
 import { TEXT } from "./tournament-text.js";
 import { delayText, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
 
@@ -21,16 +22,16 @@ const TABLE_LINES_PER_PAGE = 13;
 const LONG_NAME = 16;
 
 const WORDS = {
-  now: "Now and next",
-  free: "Free",
-  next: (time) => `Next ${time}`,
+  now: t("tour.now_and_next"),
+  free: t("tour.free"),
+  next: (time) => t("tour.next_at", { time }),
   late: (text) => ` · ${text}`,
   tables: TEXT.tables,
   bracket: TEXT.bracket,
   champion: TEXT.champion,
   noTournament: TEXT.noTournament,
   page: (index, count) => `${index} / ${count}`,
-  cols: ["P", "W", "D", "L", "GD", "Pts"],
+  cols: ["played", "won", "drawn", "lost", "goalDifference", "points"],
 };
 
 function chunk(list, size) {
@@ -47,8 +48,8 @@ export class TournamentBoard {
     $("#board").dataset.mode = "tournament";
     $("#tournament-board").hidden = false;
     $("#status").textContent = "";
-    $("#board-title").textContent = "Tournament scoreboard";
-    $("#join-qr").alt = "QR code of the spectator page";
+    $("#board-title").textContent = t("tour.scoreboard");
+    $("#join-qr").alt = t("page.qr_of_spectator_page");
     this.turn = () => {
       this.index += 1;
       if (this.live.state) this.render(this.live.state);
@@ -123,7 +124,7 @@ export class TournamentBoard {
         next ? h("p", { class: "tb-next", dataset: { match: next.id } },
           h("strong", {}, WORDS.next(timeText(next.expectedAt))),
           delayText(next) ? h("span", { class: "tb-late" }, WORDS.late(delayText(next))) : null,
-          `: ${sideName(tournament, next, "home")} v ${sideName(tournament, next, "away")}`)
+          `: ${sideName(tournament, next, "home")} ${TEXT.versus} ${sideName(tournament, next, "away")}`)
           : h("p", { class: "tb-next" }, TEXT.nothingNext));
       if (gather) paintKits(row, gather.teams);
       return row;
@@ -133,7 +134,7 @@ export class TournamentBoard {
   tablesPage(tournament, groups) {
     return h("div", { class: "tb-tables", dataset: { count: groups.length } }, groups.map((group) => h("table", { class: "tb-table", dataset: { group: group.name } },
       h("caption", {}, TEXT.group(group.name)),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, TEXT.table.team), WORDS.cols.map((label) => h("th", { scope: "col" }, label)))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, TEXT.table.team), WORDS.cols.map((key) => h("th", { scope: "col" }, h("abbr", { title: TEXT.tableFull[key] }, TEXT.table[key]))))),
       h("tbody", {}, group.table.map((row, index) => h("tr", { class: index < tournament.rules.advance ? "through" : null },
         h("th", { scope: "row" }, `${index + 1}. ${(teamById(tournament, row.team) || { name: "?" }).name}`),
         [row.played, row.won, row.drawn, row.lost, row.goalDifference > 0 ? `+${row.goalDifference}` : row.goalDifference, row.points]
@@ -141,7 +142,7 @@ export class TournamentBoard {
   }
 
   matchCard(state, tournament, match) {
-    const score = match.score ? `${match.score.home}–${match.score.away}` : "v";
+    const score = match.score ? `${match.score.home}–${match.score.away}` : TEXT.versus;
     const penalties = match.penalties ? ` ${TEXT.penalties(match.penalties.home, match.penalties.away)}` : "";
     const when = match.status === "live" ? TEXT.live : match.status === "finished" ? "" : `${timeText(match.expectedAt)}${delayText(match) ? ` · ${delayText(match)}` : ""}`;
     const winner = match.winner;
@@ -176,7 +177,7 @@ export class TournamentBoard {
     for (const element of document.querySelectorAll("#tb-page [data-clock-pitch]")) {
       const pitch = (this.live.state.pitches || []).find((candidate) => candidate.id === Number(element.dataset.clockPitch));
       const timer = pitch && pitch.gather && pitch.gather.timer;
-      element.textContent = timer && timer.status === "finished" ? "Full time" : clock(shownRemainingMs(this.live, timer));
+      element.textContent = timer && timer.status === "finished" ? t("page.full_time") : clock(shownRemainingMs(this.live, timer));
     }
   }
 
