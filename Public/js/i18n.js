@@ -44,6 +44,10 @@ export const lang = chosen();
 const [english, own] = await Promise.all([load("en"), lang === "en" ? null : load(lang)]);
 const catalogue = own || english;
 document.documentElement.lang = lang;
+// The installed app's description in this language (a manifest has no translations of its own:
+// one file per language, same id and start_url, so it is the same app; its name is the brand).
+const manifestLink = document.querySelector('link[rel="manifest"]');
+if (manifestLink && lang !== "en") manifestLink.href = `/i18n/manifest.${lang}.webmanifest`;
 
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => {

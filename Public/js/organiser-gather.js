@@ -25,7 +25,7 @@ export class GatherView {
     });
     for (const team of ["A", "B"]) {
       const select = $(`#kit-${team.toLowerCase()}`);
-      replace(select, Object.entries(KIT_COLOURS).map(([value, kit]) => h("option", { value }, kit.label)));
+      replace(select, Object.entries(KIT_COLOURS).map(([value, kit]) => h("option", { value }, t(`org.kit_${value}`, {}, kit.label))));
       select.addEventListener("change", () => this.perform({ kind: "setTeamColour", team, colour: select.value }));
     }
     $("#start-gather").addEventListener("click", () => this.perform({ kind: "startGather" }));

@@ -102,6 +102,7 @@ export class TournamentBoard {
     $("#tb-count").textContent = this.pages.length > 1 ? WORDS.page(this.index + 1, this.pages.length) : "";
     replace($("#tb-page"), page.build());
     this.renderClock();
+    this.fit();
     // One timer for the page on screen: a patch redraws it without making it stay longer.
     if (this.shown !== `${kinds}|${this.index}`) {
       this.shown = `${kinds}|${this.index}`;
@@ -141,21 +142,22 @@ export class TournamentBoard {
           .map((value) => h("td", {}, value))))))));
   }
 
-  matchCard(state, tournament, match) {
+  /** `withStage`: off under a round's own heading, which already names it. */
+  matchCard(state, tournament, match, withStage = true) {
     const score = match.score ? `${match.score.home}–${match.score.away}` : TEXT.versus;
     const penalties = match.penalties ? ` ${TEXT.penalties(match.penalties.home, match.penalties.away)}` : "";
     const when = match.status === "live" ? TEXT.live : match.status === "finished" ? "" : `${timeText(match.expectedAt)}${delayText(match) ? ` · ${delayText(match)}` : ""}`;
     const winner = match.winner;
     const side = (key) => h("span", { class: `tb-side${winner && match[key] === winner ? " won" : ""}` }, sideName(tournament, match, key));
     return h("li", { class: "tb-match", dataset: { match: match.id, status: match.status } },
-      h("p", { class: "tb-match-stage" }, [stageText(match), pitchName(state, match.pitch), when].filter(Boolean).join(" · ")),
+      h("p", { class: "tb-match-stage" }, [withStage ? stageText(match) : "", pitchName(state, match.pitch), when].filter(Boolean).join(" · ")),
       h("p", { class: "tb-match-teams" }, side("home"), ` ${score} `, side("away"), penalties));
   }
 
   bracketPage(state, tournament, rounds) {
     const page = h("div", { class: "tb-bracket" }, rounds.map((round) => h("section", { class: "tb-round", dataset: { stage: round.stage } },
       h("h2", {}, TEXT.stages[round.stage]),
-      h("ol", {}, round.matches.map((match) => this.matchCard(state, tournament, match))))));
+      h("ol", {}, round.matches.map((match) => this.matchCard(state, tournament, match, false))))));
     page.style.setProperty("--rounds", rounds.length); // through the CSSOM: the page's CSP allows no style attribute
     return page;
   }
@@ -181,5 +183,21 @@ export class TournamentBoard {
     }
   }
 
-  resize() {}
+  /**
+   * Text that spills out of its box (a longer language, long team names) is made smaller, the
+   * whole page alike, down to the floor the CSS keeps (3.1vh): in at most 8 steps.
+   */
+  fit() {
+    const page = $("#tb-page");
+    const boxes = () => [page, ...page.querySelectorAll(".tb-pitch, .tb-match, .tb-round, .tb-table")];
+    const spills = () => boxes().some((box) => box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1);
+    let fit = 1;
+    page.style.setProperty("--fit", fit);
+    for (let step = 0; step < 8 && spills(); step += 1) {
+      fit *= 0.92;
+      page.style.setProperty("--fit", fit.toFixed(3));
+    }
+  }
+
+  resize() { this.fit(); }
 }

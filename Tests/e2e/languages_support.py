@@ -30,6 +30,11 @@ while (walker.nextNode()) {
   if (style.display === 'none' || style.visibility === 'hidden' || (box.width === 0 && box.height === 0)) continue;
   out.push(text);
 }
+// A menu shows its chosen option (the language picker names each language in itself).
+for (const select of document.querySelectorAll('select:not(#language-switch)')) {
+  const box = select.getBoundingClientRect(), option = select.selectedOptions[0];
+  if (option && box.width > 0 && !select.closest('[hidden]') && option.textContent.trim()) out.push(option.textContent.trim());
+}
 return out;
 """
 
@@ -50,7 +55,8 @@ return [...document.querySelectorAll('button, a[href], summary, input:not([type=
   .map(([el, box]) => el.tagName + ' ' + (el.textContent || el.name || '').trim().slice(0, 30) + ' ' + Math.round(box.width) + 'x' + Math.round(box.height));
 """
 
-# Elements on a projector whose text is wider or taller than their box (clipped or spilling).
+# Elements on a projector whose text is wider or taller than their box (clipped, or spilling over
+# the next box).
 CLIPPED_TEXT = """
 const out = [];
 for (const el of document.querySelectorAll('#board *')) {
@@ -58,7 +64,9 @@ for (const el of document.querySelectorAll('#board *')) {
   const style = getComputedStyle(el); const box = el.getBoundingClientRect();
   if (style.display === 'none' || style.visibility === 'hidden' || box.width === 0) continue;
   if (!el.textContent.trim() || ['IMG', 'SELECT'].includes(el.tagName)) continue;
-  if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) out.push(el.tagName + '.' + el.className + ' "' + el.textContent.trim().slice(0, 40) + '" ' + el.scrollWidth + '>' + el.clientWidth);
+  const name = el.tagName + '.' + el.className + ' "' + el.textContent.trim().slice(0, 40) + '" ';
+  if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) out.push(name + el.scrollWidth + '>' + el.clientWidth);
+  else if (el.scrollHeight > el.clientHeight + 2 && el.clientHeight > 0) out.push(name + 'tall ' + el.scrollHeight + '>' + el.clientHeight);
 }
 return out;
 """
