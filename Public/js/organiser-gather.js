@@ -93,7 +93,7 @@ export class GatherView {
       const input = $(`#name-${low}`);
       if (document.activeElement !== input) input.value = gather.teams[team].name;
       const players = gather.teams[team].players;
-      $(`#col-${low}-title`).textContent = `${gather.teams[team].name} · ${t("org.players_count", { count: players.length })} · ${t("org.rating_of", { rating: ratingSum(players, byId) })}`;
+      $(`#col-${low}-title`).textContent = `${gather.teams[team].name} · ${t("org.players_count", { count: players.length })} · ${t("org.rating_of", { rating: String(ratingSum(players, byId)) })}`;
       $(`#match-${low}-name`).textContent = gather.teams[team].name;
       $(`#match-${low}-score`).textContent = gather.score[team];
       const kit = $(`#kit-${low}`);
@@ -124,13 +124,16 @@ export class GatherView {
     this.renderClock();
   }
 
-  /** The balancer's difference, then the teams as they stand (players may be moved by hand after). */
+  /**
+   * The balancer's difference, then the teams as they stand (players may be moved by hand after).
+   * Ratings are written as the rating system writes them ("1200"), never grouped ("1.200").
+   */
   renderBalance(gather, byId) {
     const balanced = gather.events.filter((event) => event.kind === "teamsBalanced").pop();
     const now = Math.abs(ratingSum(gather.teams.A.players, byId) - ratingSum(gather.teams.B.players, byId));
     $("#balance-result").textContent = !balanced ? ""
-      : now === balanced.difference ? t("org.balanced", { difference: balanced.difference })
-      : t("org.balanced_then_moved", { difference: balanced.difference, now });
+      : now === balanced.difference ? t("org.balanced", { difference: String(balanced.difference) })
+      : t("org.balanced_then_moved", { difference: String(balanced.difference), now: String(now) });
   }
 
   /**
@@ -194,7 +197,7 @@ export class GatherView {
       onclick: () => this.assign(player.id, "out") }, t("org.out")));
     return h("li", { class: "chip", draggable: "true", dataset: { id: player.id },
       ondragstart: (event) => event.dataTransfer.setData("text/plain", String(player.id)) },
-    h("span", {}, player.name, " ", h("small", {}, t("org.rating_of", { rating: player.rating }))), h("span", { class: "moves" }, moves));
+    h("span", {}, player.name, " ", h("small", {}, t("org.rating_of", { rating: String(player.rating) }))), h("span", { class: "moves" }, moves));
   }
 
   acceptDrops(column) {

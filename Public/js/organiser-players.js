@@ -42,7 +42,7 @@ export class PlayersView {
     const details = [player.position && t(`org.${player.position}`, {}, capitalise(player.position)),
       player.skill && t(`org.${player.skill}`, {}, capitalise(player.skill)),
       player.age && t("org.age_years", { age: player.age }), player.favouriteTeam].filter(Boolean).join(" · ");
-    const record = `${t("org.rating_label", { rating: player.rating })} · ${recordText(player.stats)}${pitch ? ` · ${t("org.on_pitch", { pitch: pitch.name.replace(/ /g, "\u00a0") })}` : ""}`;
+    const record = `${t("org.rating_label", { rating: String(player.rating) })} · ${recordText(player.stats)}${pitch ? ` · ${t("org.on_pitch", { pitch: pitch.name.replace(/ /g, "\u00a0") })}` : ""}`;
     const who = h("div", { class: "who" }, h("strong", {}, player.name), h("small", {}, details || t("org.no_details")),
       h("small", { class: "record" }, record));
     const children = [who];

@@ -2,8 +2,9 @@
 the tournament as a spectator sees it (tables, bracket, results) and following a team (`/?team=N`),
 the organiser's Tournament tab (the day; the new-tournament form with a broken rule and its
 preview), the Players, Pitches, Group and Activity tabs with their confirmations, the invite
-flow's headings and the trust page: no sentence of the English catalogue and no English word left
-visible, no horizontal scroll, 44 px targets, axe 0. The projector's tournament pages at
+flow's headings (and the installed app's description) and the trust page: no sentence of the
+English catalogue and no English word left visible, no horizontal scroll, 44 px targets, axe 0;
+the words the result card draws. The projector's tournament pages at
 1920×1080 in German and Spanish with 8 live pitches: nothing clipped. The duplicate question in
 French at 360 px. Screenshots: Tests/e2e/artifacts/lang-*.png."""
 from __future__ import annotations
@@ -225,6 +226,37 @@ def test_the_invitation_and_the_trust_page_speak_the_phones_language(language, v
         speaks(browser, language, "trust page")
         if language == "fr":
             browser.screenshot("lang-trust-fr.png", full_page=True)
+    finally:
+        browser.close()
+
+
+# The words the result card draws on its canvas, recorded as the page draws them.
+CARD_WORDS = """
+const done = arguments[arguments.length - 1];
+const drawn = [];
+const fillText = CanvasRenderingContext2D.prototype.fillText;
+CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) { drawn.push(String(text)); return fillText.call(this, text, ...rest); };
+import('/js/result-card.js').then(({ drawResultCard }) => {
+  drawResultCard({ teams: { A: { name: 'Reds', score: 2 }, B: { name: 'Blues', score: 1 } }, winner: 'A', historyId: 1,
+    goals: [{ team: 'A', playerId: null, matchMs: 60000 }], endedAt: Date.now() }, { pitchName: 'Pitch 2', venue: '' });
+}).catch((error) => drawn.push('error: ' + error)).finally(() => {
+  CanvasRenderingContext2D.prototype.fillText = fillText;
+  done(drawn);
+});
+"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_result_card_speaks_the_phones_language(language, venue):
+    own = catalogue(language)
+    browser = LanguageBrowser(venue, language)
+    try:
+        browser.open("/")
+        browser.live()
+        drawn = browser.driver.execute_async_script(CARD_WORDS)
+        assert drawn[0] == f"{own['page.full_time']} · Pitch 2", drawn
+        assert fill(own["page.team_won"], team="Reds") in drawn, drawn
+        assert english_words(drawn, language, DATA) == [], drawn
     finally:
         browser.close()
 
