@@ -40,6 +40,8 @@ const SHELL = [
   "/js/spectator-tournament.js", "/js/scoreboard-tournament.js",
   "/js/spectator.js", "/js/spectator-match.js", "/js/spectator-cards.js", "/js/spectator-table.js", "/js/wake.js",
   "/manifest.webmanifest",
+  "/i18n/manifest.es.webmanifest", "/i18n/manifest.pt.webmanifest", "/i18n/manifest.fr.webmanifest",
+  "/i18n/manifest.de.webmanifest", "/i18n/manifest.it.webmanifest",
   "/icons/icon.svg", "/icons/icon-192.png", "/icons/icon-512.png", "/icons/apple-touch-icon.png",
 ];
 const IN_SHELL = new Set(SHELL);

@@ -44,6 +44,10 @@ export const lang = chosen();
 const [english, own] = await Promise.all([load("en"), lang === "en" ? null : load(lang)]);
 const catalogue = own || english;
 document.documentElement.lang = lang;
+// The installed app's description in this language (a manifest has no translations of its own:
+// one file per language, same id and start_url, so it is the same app; its name is the brand).
+const manifestLink = document.querySelector('link[rel="manifest"]');
+if (manifestLink && lang !== "en") manifestLink.href = `/i18n/manifest.${lang}.webmanifest`;
 
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => {
@@ -110,12 +114,27 @@ export function serverText(reason, params = {}, message = "") {
   return t(`server.${reason}`, values, message) + (credit ? " " + t(`server.${credit}`, values) : "");
 }
 
+/** Catalogue text with **strong** and `code` spans, as DOM nodes (never parsed as HTML). */
+function richNodes(text) {
+  return text.split(/(\*\*[^*]+\*\*|`[^`]+`)/).filter(Boolean).map((part) => {
+    const tag = part.startsWith("**") ? "strong" : part.startsWith("`") ? "code" : null;
+    if (!tag) return document.createTextNode(part);
+    const element = document.createElement(tag);
+    element.textContent = part.slice(tag === "strong" ? 2 : 1, tag === "strong" ? -2 : -1);
+    return element;
+  });
+}
+
 /**
- * Writes the catalogue's words into the page's fixed text: `data-i18n` (text),
+ * Writes the catalogue's words into the page's fixed text: `data-i18n` (text), `data-i18n-rich`
+ * (text with **strong** and `code` parts),
  * `data-i18n-aria-label`, `data-i18n-placeholder`, `data-i18n-title`, `data-i18n-content`.
  */
 export function translateDocument(root = document) {
   for (const element of root.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n, {}, element.textContent);
+  for (const element of root.querySelectorAll("[data-i18n-rich]")) {
+    if (has(element.dataset.i18nRich)) element.replaceChildren(...richNodes(t(element.dataset.i18nRich)));
+  }
   for (const [attribute, data] of [["aria-label", "i18nAriaLabel"], ["placeholder", "i18nPlaceholder"], ["title", "i18nTitle"],
     ["content", "i18nContent"], ["alt", "i18nAlt"]]) {
     for (const element of root.querySelectorAll(`[data-i18n-${attribute}]`)) {

@@ -1,6 +1,7 @@
 // Signing in: register, login, resume with the saved token after every (re)connection, logout.
 // The token and who signed in are kept in localStorage so a reopened page is still organising.
 
+import { t } from "./i18n.js";
 import { readJSON, removeKey, writeJSON } from "./storage.js";
 
 const TOKEN_KEY = "gather.token";
@@ -38,7 +39,7 @@ export class Session {
 
   /** The connection dropped: a sign-in in flight will get no answer. */
   dropped() {
-    if (this.auth) { this.auth.resolve({ type: "error", code: "disconnected", message: "The connection dropped; try again." }); this.auth = null; }
+    if (this.auth) { this.auth.resolve({ type: "error", code: "disconnected", message: t("page.connection_dropped") }); this.auth = null; }
   }
 
   received(message) {
@@ -67,11 +68,11 @@ export class Session {
   authenticate(fields) {
     const id = crypto.randomUUID();
     return new Promise((resolve) => {
-      if (this.auth) this.auth.resolve({ type: "error", code: "superseded", message: "Another sign-in started." });
+      if (this.auth) this.auth.resolve({ type: "error", code: "superseded", message: t("page.sign_in_superseded") });
       this.auth = { id, resolve };
       if (!this.send({ ...fields, id })) {
         this.auth = null;
-        resolve({ type: "error", code: "offline", message: "Not connected yet; try again in a moment." });
+        resolve({ type: "error", code: "offline", message: t("page.not_connected_yet") });
       }
     });
   }

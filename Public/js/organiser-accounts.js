@@ -4,20 +4,20 @@
 // naming the person.
 
 import { $, h, replace } from "./dom.js";
-import { serverText, t } from "./i18n.js";
+import { lang, serverText, t } from "./i18n.js";
 
 /** Why this phone stopped being an organiser (a `session` message's `reason`), in the page's language. */
 export function sessionEndedText(reason) { return ["removed", "password_changed", "logged_out"].includes(reason) ? serverText(reason) : null; }
 
 /** "online now", "3 min ago", "yesterday 18:04", "12 Nov". */
 export function lastSeenText(organiser, now = Date.now()) {
-  if (organiser.online) return "online now";
-  if (organiser.lastSeenAt == null) return "never";
+  if (organiser.online) return t("org.online_now");
+  if (organiser.lastSeenAt == null) return t("org.seen_never");
   const minutes = Math.round((now - organiser.lastSeenAt) / 60000);
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
-  if (minutes < 24 * 60) return `${Math.round(minutes / 60)} h ago`;
-  return new Date(organiser.lastSeenAt).toLocaleDateString(undefined, { day: "numeric", month: "short" });
+  if (minutes < 1) return t("org.seen_just_now");
+  if (minutes < 60) return t("org.seen_minutes_ago", { minutes });
+  if (minutes < 24 * 60) return t("org.seen_hours_ago", { hours: Math.round(minutes / 60) });
+  return new Date(organiser.lastSeenAt).toLocaleDateString(lang, { day: "numeric", month: "short" });
 }
 
 export class AccountsView {
@@ -38,7 +38,7 @@ export class AccountsView {
     const source = code ? `/qr.svg?invite=${encodeURIComponent(code)}` : "/qr.svg?page=organiser";
     if (qr.getAttribute("src") !== source) qr.setAttribute("src", source);
     $("#rotate-invite").hidden = !session.owner;
-    $("#owner-note").textContent = session.owner ? "You are the owner of this group." : "";
+    $("#owner-note").textContent = session.owner ? t("org.you_are_owner") : "";
     if (this.list) this.render(this.list);
   }
 
@@ -54,21 +54,21 @@ export class AccountsView {
 
   render(list) {
     const owner = this.live.owner;
-    $("#organisers-status").textContent = `${list.length} organiser${list.length === 1 ? "" : "s"}`;
+    $("#organisers-status").textContent = t("org.organisers_count", { count: list.length });
     replace($("#organiser-list"), list.map((organiser) => {
       const self = organiser.username === this.live.username;
       const actions = owner && !self && !organiser.owner ? h("div", { class: "row" },
         h("button", { type: "button", class: "secondary", onclick: () => this.makeOwner(organiser.username),
-                      "aria-label": `Make ${organiser.username} the owner` }, "Make owner"),
+                      "aria-label": t("org.make_name_owner", { name: organiser.username }) }, t("org.make_owner")),
         h("button", { type: "button", class: "danger", onclick: () => this.remove(organiser.username),
-                      "aria-label": `Remove ${organiser.username}` }, "Remove")) : null;
+                      "aria-label": t("org.remove_name", { name: organiser.username }) }, t("org.remove"))) : null;
       return h("li", { class: "organiser-row", dataset: { username: organiser.username } },
         h("div", { class: "who" },
           h("span", { class: `dot${organiser.online ? " on" : ""}`, "aria-hidden": "true" }),
           h("strong", {}, organiser.username),
-          organiser.owner ? h("span", { class: "badge" }, "owner") : null,
-          self ? h("span", { class: "hint" }, "(you)") : null),
-        h("p", { class: "hint seen" }, `${lastSeenText(organiser)} · ${organiser.sessions} session${organiser.sessions === 1 ? "" : "s"}`),
+          organiser.owner ? h("span", { class: "badge" }, t("org.owner_badge")) : null,
+          self ? h("span", { class: "hint" }, t("org.you_mark")) : null),
+        h("p", { class: "hint seen" }, `${lastSeenText(organiser)} · ${t("org.sessions_count", { count: organiser.sessions })}`),
         actions);
     }));
   }
@@ -76,31 +76,28 @@ export class AccountsView {
   // MARK: - The owner's actions
 
   async remove(username) {
-    const confirmed = await this.confirm(`Remove ${username}?`,
-      `${username}'s phones become spectators at once and ${username} can no longer log in. What they did keeps their name.`,
-      `Remove ${username}`);
+    const confirmed = await this.confirm(t("org.confirm_remove_title", { name: username }),
+      t("org.confirm_remove_text", { name: username }), t("org.remove_name", { name: username }));
     if (!confirmed) return;
     const reply = await this.live.request({ type: "removeOrganiser", username });
-    this.report(reply, `${reply.removed} is no longer an organiser.`);
+    this.report(reply, t("org.no_longer_organiser", { name: reply.removed }));
   }
 
   async makeOwner(username) {
-    const confirmed = await this.confirm(`Make ${username} the owner?`,
-      `${username} will manage the group (invite code, removing organisers); you stay an organiser.`,
-      `Make ${username} owner`);
+    const confirmed = await this.confirm(t("org.confirm_owner_title", { name: username }),
+      t("org.confirm_owner_text", { name: username }), t("org.confirm_owner_action", { name: username }));
     if (!confirmed) return;
     const reply = await this.live.request({ type: "transferOwner", username });
-    this.report(reply, `${reply.owner} is the owner now.`);
+    this.report(reply, t("org.owner_now", { name: reply.owner }));
   }
 
   async rotate() {
-    const confirmed = await this.confirm("Make a new invite code?",
-      "The current code (and any printed QR code) stops working at once.", "New invite code");
+    const confirmed = await this.confirm(t("org.confirm_rotate_title"), t("org.confirm_rotate_text"), t("org.new_invite_code"));
     if (!confirmed) return;
     const reply = await this.live.request({ type: "rotateInvite" });
     if (reply.type === "account") {
       this.showSession({ inviteCode: reply.inviteCode, owner: true });
-      this.notify(`New invite code: ${reply.inviteCode}`, "info");
+      this.notify(t("org.new_invite_code_is", { code: reply.inviteCode }), "info");
     } else {
       this.notify(reply.message);
     }
@@ -117,15 +114,14 @@ export class AccountsView {
       form.reset();
       this.refresh();
       const others = reply.sessionsEnded;
-      this.notify(`Password changed${others ? `; ${others} other session${others === 1 ? "" : "s"} logged out` : ""}.`, "info");
+      this.notify(others ? t("org.password_changed_others", { count: others }) : t("org.password_changed"), "info");
     } else {
       this.notify(reply.message);
     }
   }
 
   async logoutEverywhere() {
-    const confirmed = await this.confirm("Log out everywhere?",
-      "Every phone and computer logged in as you is logged out, this one included.", "Log out everywhere");
+    const confirmed = await this.confirm(t("org.confirm_everywhere_title"), t("org.confirm_everywhere_text"), t("org.log_out_everywhere"));
     if (!confirmed) return;
     const reply = await this.live.request({ type: "logoutEverywhere" });
     if (reply.type !== "account") this.notify(reply.message);

@@ -2,14 +2,15 @@
 // (`activity`), a page of 20 at a time with "Show older" going back.
 
 import { $, h, replace } from "./dom.js";
+import { lang, t, timeText } from "./i18n.js";
 
 const PAGE = 20;
 
 export function whenText(at, now = Date.now()) {
   const date = new Date(at);
-  const time = date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  const time = timeText(date);
   const sameDay = new Date(now).toDateString() === date.toDateString();
-  return sameDay ? time : `${date.toLocaleDateString(undefined, { day: "numeric", month: "short" })} ${time}`;
+  return sameDay ? time : `${date.toLocaleDateString(lang, { day: "numeric", month: "short" })} ${time}`;
 }
 
 export class ActivityView {
@@ -32,7 +33,7 @@ export class ActivityView {
     this.items = before == null ? reply.items : this.items.concat(reply.items);
     const more = reply.items.length === PAGE && this.items.at(-1).version > 1;
     $("#activity-older").hidden = !more;
-    status.textContent = this.items.length ? "" : "No changes yet.";
+    status.textContent = this.items.length ? "" : t("org.no_changes_yet");
     this.render();
   }
 
@@ -42,7 +43,7 @@ export class ActivityView {
     replace($("#activity-list"), this.items.map((item) => h("li", { class: "activity-item" },
       h("p", { class: "summary" }, item.summary),
       h("p", { class: "hint" },
-        h("strong", {}, item.organiser || "the server"), ` · ${whenText(item.at)}`,
-        several && item.pitch != null ? ` · ${pitches.get(item.pitch) || `Pitch ${item.pitch}`}` : ""))));
+        h("strong", {}, item.organiser || t("org.the_server")), ` · ${whenText(item.at)}`,
+        several && item.pitch != null ? ` · ${pitches.get(item.pitch) || t("page.pitch_number", { id: item.pitch })}` : ""))));
   }
 }

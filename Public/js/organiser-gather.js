@@ -25,7 +25,7 @@ export class GatherView {
     });
     for (const team of ["A", "B"]) {
       const select = $(`#kit-${team.toLowerCase()}`);
-      replace(select, Object.entries(KIT_COLOURS).map(([value, kit]) => h("option", { value }, kit.label)));
+      replace(select, Object.entries(KIT_COLOURS).map(([value, kit]) => h("option", { value }, t(`org.kit_${value}`, {}, kit.label))));
       select.addEventListener("change", () => this.perform({ kind: "setTeamColour", team, colour: select.value }));
     }
     $("#start-gather").addEventListener("click", () => this.perform({ kind: "startGather" }));
@@ -67,14 +67,14 @@ export class GatherView {
         score.after(mark);
       }
       const count = this.pendingGoals[team];
-      mark.textContent = count > 0 ? `+${count} sending…` : "";
+      mark.textContent = count > 0 ? t("org.goals_sending", { count }) : "";
     }
   }
 
   render(state) {
     const gather = gatherOn(state, this.pitch());
     const pitch = pitchById(state, this.pitch());
-    $("#no-gather-pitch").textContent = `No gather on ${pitch ? pitch.name : "this pitch"} yet.`;
+    $("#no-gather-pitch").textContent = pitch ? t("org.no_gather_on", { pitch: pitch.name }) : t("org.no_gather_on_this_pitch");
     $("#gather").hidden = !gather;
     this.match.render(state);
     this.renderHistory(state);
@@ -93,7 +93,7 @@ export class GatherView {
       const input = $(`#name-${low}`);
       if (document.activeElement !== input) input.value = gather.teams[team].name;
       const players = gather.teams[team].players;
-      $(`#col-${low}-title`).textContent = `${gather.teams[team].name} · ${players.length} player${players.length === 1 ? "" : "s"} · rating ${ratingSum(players, byId)}`;
+      $(`#col-${low}-title`).textContent = `${gather.teams[team].name} · ${t("org.players_count", { count: players.length })} · ${t("org.rating_of", { rating: String(ratingSum(players, byId)) })}`;
       $(`#match-${low}-name`).textContent = gather.teams[team].name;
       $(`#match-${low}-score`).textContent = gather.score[team];
       const kit = $(`#kit-${low}`);
@@ -101,7 +101,7 @@ export class GatherView {
       // "+1" alone does not say for whom; the accessible name does.
       for (const button of document.querySelectorAll(`[data-score="${team}"]`)) {
         const sign = Number(button.dataset.delta) > 0 ? "+1" : "−1";
-        button.setAttribute("aria-label", `${sign} goal for ${gather.teams[team].name}`);
+        button.setAttribute("aria-label", t(sign === "+1" ? "org.plus_goal_for" : "org.minus_goal_for", { team: gather.teams[team].name }));
       }
     }
     for (const [place, ids] of [["bench", gather.bench], ["A", gather.teams.A.players], ["B", gather.teams.B.players]]) {
@@ -124,13 +124,16 @@ export class GatherView {
     this.renderClock();
   }
 
-  /** The balancer's difference, then the teams as they stand (players may be moved by hand after). */
+  /**
+   * The balancer's difference, then the teams as they stand (players may be moved by hand after).
+   * Ratings are written as the rating system writes them ("1200"), never grouped ("1.200").
+   */
   renderBalance(gather, byId) {
     const balanced = gather.events.filter((event) => event.kind === "teamsBalanced").pop();
     const now = Math.abs(ratingSum(gather.teams.A.players, byId) - ratingSum(gather.teams.B.players, byId));
     $("#balance-result").textContent = !balanced ? ""
-      : now === balanced.difference ? `Balanced: rating difference ${balanced.difference}.`
-      : `Balanced with a rating difference of ${balanced.difference}; moved by hand since: ${now}.`;
+      : now === balanced.difference ? t("org.balanced", { difference: String(balanced.difference) })
+      : t("org.balanced_then_moved", { difference: String(balanced.difference), now: String(now) });
   }
 
   /**
@@ -176,11 +179,11 @@ export class GatherView {
       const goals = historyGoalsText(entry, byId);
       return h("li", {},
         h("strong", {}, `${entry.teams.A.name} ${entry.score.A} – ${entry.score.B} ${entry.teams.B.name}`),
-        goals ? h("span", { class: "scorers" }, `Goals: ${goals}`) : null,
+        goals ? h("span", { class: "scorers" }, t("page.goals_list", { goals })) : null,
         h("small", {}, `${named && entry.pitch ? `${entry.pitch.name} · ` : ""}`
-          + `${entry.winner === "draw" ? "Draw" : entry.teams[entry.winner].name + " won"} · ${dateText(entry.endedAt)}`));
+          + `${entry.winner === "draw" ? t("page.draw") : t("page.team_won", { team: entry.teams[entry.winner].name })} · ${dateText(entry.endedAt)}`));
     })
-      : [h("li", { class: "empty" }, "No finished gathers yet.")]);
+      : [h("li", { class: "empty" }, t("page.no_results_yet"))]);
   }
 
   // MARK: - Line-up
@@ -194,7 +197,7 @@ export class GatherView {
       onclick: () => this.assign(player.id, "out") }, t("org.out")));
     return h("li", { class: "chip", draggable: "true", dataset: { id: player.id },
       ondragstart: (event) => event.dataTransfer.setData("text/plain", String(player.id)) },
-    h("span", {}, player.name, " ", h("small", {}, `rating ${player.rating}`)), h("span", { class: "moves" }, moves));
+    h("span", {}, player.name, " ", h("small", {}, t("org.rating_of", { rating: String(player.rating) }))), h("span", { class: "moves" }, moves));
   }
 
   acceptDrops(column) {

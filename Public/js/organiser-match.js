@@ -34,7 +34,7 @@ export class MatchControls {
     // The question at 00:00 is the confirmation: one tap ends the match.
     $("#fulltime-end").addEventListener("click", () => this.end(false));
     $("#cancel-gather").addEventListener("click", () => {
-      if (confirm("Cancel this gather? Nothing will be saved to history.")) this.perform({ kind: "cancelGather" });
+      if (confirm(t("org.confirm_cancel_gather"))) this.perform({ kind: "cancelGather" });
     });
     $("#share-result").addEventListener("click", () => this.share());
   }
@@ -52,7 +52,7 @@ export class MatchControls {
       if (penalties) this.perform({ kind: "endGather", penalties });
       return;
     }
-    if (!confirmFirst || confirm(`End the match at ${gather.teams.A.name} ${gather.score.A} – ${gather.score.B} ${gather.teams.B.name}?`)) {
+    if (!confirmFirst || confirm(t("org.confirm_end_match", { result: `${gather.teams.A.name} ${gather.score.A} – ${gather.score.B} ${gather.teams.B.name}` }))) {
       this.perform({ kind: "endGather" });
     }
   }
@@ -174,7 +174,7 @@ export class MatchControls {
     const venue = await this.venue;
     const outcome = await shareResult(result, { pitchName: pitch.name, names: resultNames(result, state, playersById(state)), venue });
     this.sharedFor = result.historyId;
-    $("#share-status").textContent = outcome.how === "shared" ? "Shared."
-      : outcome.how === "downloaded" ? "Image downloaded and the result copied — paste it in your group chat." : "";
+    $("#share-status").textContent = outcome.how === "shared" ? t("org.shared")
+      : outcome.how === "downloaded" ? t("org.shared_downloaded") : "";
   }
 }

@@ -2,6 +2,7 @@
 // area to add, rename and remove pitches.
 
 import { $, h, replace } from "./dom.js";
+import { t } from "./i18n.js";
 import { pitchById } from "./state.js";
 
 const PITCH_KEY = "gather.organiserPitch";
@@ -45,28 +46,29 @@ export class PitchSwitcher {
     // Never rebuild the row someone is typing in.
     if (list.contains(document.activeElement) && document.activeElement.tagName === "INPUT") return;
     replace(list, state.pitches.map((pitch) => {
-      const input = h("input", { name: "name", value: pitch.name, maxlength: "30", required: true, "aria-label": `Name of ${pitch.name}` });
+      const input = h("input", { name: "name", value: pitch.name, maxlength: "30", required: true, "aria-label": t("org.name_of_pitch", { pitch: pitch.name }) });
       const rename = (event) => {
         event.preventDefault();
         const name = input.value.trim();
         if (name && name !== pitch.name) this.perform({ kind: "renamePitch", pitch: pitch.id, name });
       };
       return h("li", {}, h("form", { onsubmit: rename }, input,
-        h("button", { type: "submit", class: "secondary", "aria-label": `Rename ${pitch.name}` }, "Rename"),
+        h("button", { type: "submit", class: "secondary", "aria-label": t("org.rename_pitch", { pitch: pitch.name }) }, t("org.rename")),
         pitch.id === 1 ? null : h("button", {
-          type: "button", class: "danger", disabled: !!pitch.gather, "aria-label": `Remove ${pitch.name}`,
-          title: pitch.gather ? "A gather is on this pitch" : null,
-          onclick: () => { if (confirm(`Remove ${pitch.name}?`)) this.perform({ kind: "removePitch", pitch: pitch.id }); },
-        }, "Remove")));
+          type: "button", class: "danger", disabled: !!pitch.gather, "aria-label": t("org.remove_pitch", { pitch: pitch.name }),
+          title: pitch.gather ? t("org.pitch_has_gather") : null,
+          onclick: () => { if (confirm(t("org.confirm_remove_pitch", { pitch: pitch.name }))) this.perform({ kind: "removePitch", pitch: pitch.id }); },
+        }, t("org.remove"))));
     }));
   }
 }
 
 function situation(gather) {
-  if (!gather) return " — free";
-  if (gather.phase === "setup") return " — line-up";
+  if (!gather) return ` — ${t("org.pitch_free")}`;
+  if (gather.phase === "setup") return ` — ${t("org.pitch_line_up")}`;
   const status = gather.timer.status;
-  return ` — ${gather.score.A}–${gather.score.B}${status === "finished" ? ", full time" : status === "paused" ? ", paused" : ", live"}`;
+  const now = status === "finished" ? "org.pitch_full_time" : status === "paused" ? "org.pitch_paused" : "org.pitch_live";
+  return ` — ${gather.score.A}–${gather.score.B}, ${t(now)}`;
 }
 
 function readStored() {

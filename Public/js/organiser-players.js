@@ -1,5 +1,6 @@
 import { $, h, replaceFor } from "./dom.js";
 import { capitalise, recordText } from "./format.js";
+import { t } from "./i18n.js";
 import { gatherOn, pitchById, pitchOfPlayers } from "./state.js";
 
 /**
@@ -28,9 +29,9 @@ export class PlayersView {
     const where = [...playing].map(([id, pitch]) => `${id}@${pitch.name}`).join(); // a string: compared by value
     replaceFor($("#player-list"), [state.players, where, this.selecting], () => state.players.length
       ? (this.selecting ? this.pickingRows(state.players, playing) : state.players.map((player) => this.row(player, playing.get(player.id))))
-      : [h("li", { class: "empty" }, "No players yet. Add the first one above.")]);
+      : [h("li", { class: "empty" }, t("org.no_players_add_first"))]);
     const pitch = pitchById(state, this.pitch());
-    $("#continue").textContent = state.pitches.length > 1 && pitch ? `Continue on ${pitch.name}` : "Continue";
+    $("#continue").textContent = state.pitches.length > 1 && pitch ? t("org.continue_on", { pitch: pitch.name }) : t("org.continue");
     $("#select-toggle").disabled = busy || state.players.length - playing.size < 2;
     if (busy && this.selecting) this.toggleSelecting();
     this.renderSelection();
@@ -38,23 +39,24 @@ export class PlayersView {
 
   /** `pitch`: where the player is in a gather now, if anywhere. */
   row(player, pitch) {
-    const details = [player.position && capitalise(player.position), player.skill && capitalise(player.skill),
-      player.age && `${player.age} y`, player.favouriteTeam].filter(Boolean).join(" · ");
-    const record = `Rating\u00a0${player.rating} · ${recordText(player.stats)}${pitch ? ` · on\u00a0${pitch.name.replace(/ /g, "\u00a0")}` : ""}`;
-    const who = h("div", { class: "who" }, h("strong", {}, player.name), h("small", {}, details || "No details"),
+    const details = [player.position && t(`org.${player.position}`, {}, capitalise(player.position)),
+      player.skill && t(`org.${player.skill}`, {}, capitalise(player.skill)),
+      player.age && t("org.age_years", { age: player.age }), player.favouriteTeam].filter(Boolean).join(" · ");
+    const record = `${t("org.rating_label", { rating: String(player.rating) })} · ${recordText(player.stats)}${pitch ? ` · ${t("org.on_pitch", { pitch: pitch.name.replace(/ /g, "\u00a0") })}` : ""}`;
+    const who = h("div", { class: "who" }, h("strong", {}, player.name), h("small", {}, details || t("org.no_details")),
       h("small", { class: "record" }, record));
     const children = [who];
     if (this.selecting) {
       // The whole row is the label: a tap anywhere on the player ticks the box.
-      const box = h("input", { type: "checkbox", "aria-label": `Select ${player.name}`, checked: this.selected.has(player.id),
+      const box = h("input", { type: "checkbox", "aria-label": t("org.select_name", { name: player.name }), checked: this.selected.has(player.id),
         disabled: !!pitch,
         onchange: (event) => { if (event.target.checked) this.selected.add(player.id); else this.selected.delete(player.id); this.renderSelection(); } });
       children.splice(0, 1, h("label", { class: "pick" }, box, who));
     } else {
       children.push(h("div", { class: "row" },
-        h("button", { type: "button", class: "secondary", onclick: () => this.startEditing(player) }, "Edit"),
-        h("button", { type: "button", class: "danger", disabled: !!pitch, title: pitch ? `In the gather on ${pitch.name}` : null,
-          onclick: () => this.remove(player) }, "Delete")));
+        h("button", { type: "button", class: "secondary", onclick: () => this.startEditing(player) }, t("org.edit")),
+        h("button", { type: "button", class: "danger", disabled: !!pitch, title: pitch ? t("org.in_the_gather_on", { pitch: pitch.name }) : null,
+          onclick: () => this.remove(player) }, t("org.delete"))));
     }
     return h("li", { class: "player", dataset: { id: player.id } }, children);
   }
@@ -75,7 +77,7 @@ export class PlayersView {
     return [...free.map((player) => this.row(player, null)),
       ...[...folds.values()].sort((x, y) => x.pitch.id - y.pitch.id).map(({ pitch, players: busy }) =>
         h("li", { class: "busy-fold", dataset: { pitch: pitch.id } },
-          h("details", {}, h("summary", {}, `Playing on ${pitch.name} (${busy.length})`),
+          h("details", {}, h("summary", {}, t("org.playing_on", { pitch: pitch.name, count: busy.length })),
             h("ul", { class: "players" }, busy.map((player) => this.row(player, pitch))))))];
   }
 
@@ -115,8 +117,8 @@ export class PlayersView {
     form.skill.value = player.skill ?? "";
     form.position.value = player.position ?? "";
     form.favouriteTeam.value = player.favouriteTeam ?? "";
-    $("#player-form-title").textContent = `Edit ${player.name}`;
-    $("#player-save").textContent = "Save";
+    $("#player-form-title").textContent = t("org.edit_name", { name: player.name });
+    $("#player-save").textContent = t("org.save");
     $("#player-cancel").hidden = false;
     form.name.focus();
   }
@@ -124,13 +126,13 @@ export class PlayersView {
   stopEditing() {
     this.editing = null;
     $("#player-form").reset();
-    $("#player-form-title").textContent = "Add a player";
-    $("#player-save").textContent = "Add player";
+    $("#player-form-title").textContent = t("org.add_a_player");
+    $("#player-save").textContent = t("org.add_player");
     $("#player-cancel").hidden = true;
   }
 
   async remove(player) {
-    if (!confirm(`Delete ${player.name}? This cannot be undone.`)) return;
+    if (!confirm(t("org.confirm_delete_player", { name: player.name }))) return;
     await this.perform({ kind: "removePlayer", playerId: player.id });
   }
 
@@ -139,13 +141,13 @@ export class PlayersView {
   toggleSelecting() {
     this.selecting = !this.selecting;
     this.selected.clear();
-    $("#select-toggle").textContent = this.selecting ? "Done" : "Select players";
+    $("#select-toggle").textContent = this.selecting ? t("org.done") : t("org.select_players");
     if (this.live.state) this.render(this.live.state);
   }
 
   renderSelection() {
     $("#selection-bar").hidden = !this.selecting;
-    $("#selected-count").textContent = `${this.selected.size} selected`;
+    $("#selected-count").textContent = t("org.selected_count", { count: this.selected.size });
     $("#continue").disabled = this.selected.size < 2;
   }
 

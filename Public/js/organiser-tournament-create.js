@@ -3,30 +3,32 @@
 // (computed in the page with the server's rules) or names every rule broken; "Create" sends it.
 
 import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
 import { GROUP_COUNTS, groupName, planMatches, planProblems } from "./tournament-plan.js";
 import { TEXT } from "./tournament-text.js";
 import { stageText, timeText } from "./tournament.js";
 
 const WORDS = {
-  title: "New tournament",
-  name: "Name",
-  teams: "Teams, one per line (in seeding order)",
-  groups: "Groups",
-  advance: "Through per group",
-  matchMinutes: "Match minutes",
-  breakMinutes: "Break minutes",
-  startsAt: "Start time",
-  pitches: "Pitches",
-  thirdPlace: "Third-place match",
-  preview: "Preview",
-  create: "Create tournament",
-  previewTitle: "Preview",
-  groupsTitle: "Groups",
-  scheduleTitle: "Schedule",
-  problemsTitle: "Fix these first:",
-  summary: (matches, slots, end) => `${matches} matches in ${slots} slots, the last one at ${end}.`,
-  teamsCount: (count) => `${count} team${count === 1 ? "" : "s"}`,
-  changed: "The form changed: preview again.",
+  title: t("tour.new_tournament"),
+  name: t("org.name"),
+  teams: t("tour.form_teams"),
+  groups: t("tour.form_groups"),
+  advance: t("tour.form_advance"),
+  matchMinutes: t("tour.form_match_minutes"),
+  breakMinutes: t("tour.form_break_minutes"),
+  startsAt: t("tour.form_start_time"),
+  pitches: t("tour.form_pitches"),
+  thirdPlace: t("tour.form_third_place"),
+  preview: t("tour.preview"),
+  create: t("tour.create"),
+  previewTitle: (name) => t("tour.preview_of", { name }),
+  groupsTitle: t("tour.form_groups"),
+  scheduleTitle: t("tour.schedule"),
+  problemsTitle: t("tour.fix_these_first"),
+  summary: (matches, slots, end) => t("tour.preview_summary", { matches, slots, end }),
+  teamsCount: (count) => t("tour.teams_count", { count }),
+  changed: t("tour.form_changed"),
+  defaultName: t("tour.default_name"),
 };
 
 /**
@@ -56,7 +58,7 @@ export class TournamentCreate {
     const now = new Date(Date.now() + 10 * 60000);
     const time = `${String(now.getHours()).padStart(2, "0")}:${String(now.getMinutes()).padStart(2, "0")}`;
     this.form = h("form", { class: "stack", id: "tournament-form", oninput: () => this.staleIfChanged() },
-      this.field(WORDS.name, h("input", { name: "name", required: true, maxlength: "60", value: "Cup" })),
+      this.field(WORDS.name, h("input", { name: "name", required: true, maxlength: "60", value: WORDS.defaultName })),
       this.field(WORDS.teams, h("textarea", { name: "teams", rows: "8", required: true, autocapitalize: "words" })),
       h("div", { class: "row" },
         this.field(WORDS.groups, h("select", { name: "groups" }, GROUP_COUNTS.map((count) => h("option", { value: count, selected: count === 2 }, count)))),
@@ -128,15 +130,15 @@ export class TournamentCreate {
     const side = (match, key) => (match[key] ? name(match[key]) : match[`${key}From`]);
     const last = plan.matches[plan.matches.length - 1];
     replace(this.preview, h("section", { class: "tpreview", "aria-labelledby": "tpreview-title" },
-      h("h3", { id: "tpreview-title" }, `${WORDS.previewTitle}: ${fields.name}`),
+      h("h3", { id: "tpreview-title" }, WORDS.previewTitle(fields.name)),
       h("p", { id: "tpreview-summary" }, `${WORDS.teamsCount(fields.teams.length)} · ` + WORDS.summary(plan.matches.length, plan.slots, timeText(last.plannedAt))),
       h("h4", {}, WORDS.groupsTitle),
       h("ul", { class: "tpreview-groups" }, plan.groups.map((ids, index) => h("li", { dataset: { group: groupName(index) } },
-        h("strong", {}, `${TEXT.group(groupName(index))}: `), ids.map(name).join(", ")))),
+        h("strong", {}, t("tour.label", { label: TEXT.group(groupName(index)) })), ids.map(name).join(", ")))),
       h("h4", {}, WORDS.scheduleTitle),
       h("ol", { class: "tpreview-schedule" }, plan.matches.map((match) => h("li", { dataset: { match: match.id, pitch: match.pitch, slot: match.slot } },
         h("span", { class: "when" }, `${timeText(match.plannedAt)} · ${pitchName(match.pitch)}`), " ",
-        h("span", {}, `${stageText(match)}: ${side(match, "home")} v ${side(match, "away")}`)))),
+        h("span", {}, `${stageText(match)}: ${side(match, "home")} ${TEXT.versus} ${side(match, "away")}`)))),
       h("button", { type: "button", id: "tournament-create-confirm", class: "primary", onclick: () => this.create() }, WORDS.create)));
   }
 

@@ -3,34 +3,35 @@
 // bracket, a QR code per team, and cancelling the tournament.
 
 import { h, replace, replaceFor } from "./dom.js";
+import { t } from "./i18n.js";
 import { TEXT } from "./tournament-text.js";
 import { delayText, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
 import { bracket, groupTable, matchItem } from "./tournament-views.js";
 
 const WORDS = {
-  pitches: "Pitches",
-  playing: "Playing",
-  nextUp: "Next",
-  start: "Start match",
-  open: "Open match",
-  waiting: "Waiting for the teams",
-  pitchBusy: "Pitch in use: end its gather first",
-  nothing: "Nothing more on this pitch.",
-  results: "Results",
-  correct: "Correct result",
-  save: "Save result",
-  cancel: "Cancel",
-  penalties: "Penalties",
-  home: (name) => `${name} goals`,
-  away: (name) => `${name} goals`,
-  homePens: (name) => `${name} penalties`,
-  confirmCorrect: (text) => `Change the result to ${text}? The tables and the bracket follow; the history keeps what was played.`,
-  teams: "Teams and their QR codes",
-  teamsHint: "Each code opens the spectator page following that team: print it or show it on a phone.",
-  qrAlt: (name) => `QR code following ${name}`,
-  cancelTournament: "Cancel tournament",
-  confirmCancel: (name) => `Cancel ${name}? It ends as it stands; it is kept in the list of tournaments.`,
-  downloads: "Download",
+  pitches: t("tour.form_pitches"),
+  playing: t("tour.label", { label: t("tour.playing") }),
+  nextUp: t("tour.label", { label: t("tour.next") }),
+  start: t("tour.start_match"),
+  startLabel: (home, away, pitch) => t("tour.start_match_of", { home, away, pitch }),
+  open: t("tour.open_match"),
+  waiting: t("tour.waiting_for_teams"),
+  pitchBusy: t("tour.pitch_busy"),
+  nothing: t("tour.nothing_more"),
+  results: TEXT.results,
+  correct: t("tour.correct_result"),
+  correctLabel: (match) => t("tour.correct_result_of", { match }),
+  save: t("tour.save_result"),
+  cancel: t("org.cancel"),
+  goals: (name) => t("tour.goals_of", { name }),
+  penalties: (name) => t("tour.penalties_of", { name }),
+  confirmCorrect: (text) => t("tour.confirm_correct", { result: text }),
+  teams: t("tour.teams_and_qr"),
+  teamsHint: t("tour.teams_qr_hint"),
+  qrAlt: (name) => t("tour.qr_following", { name }),
+  cancelTournament: t("tour.cancel_tournament"),
+  confirmCancel: (name) => t("tour.confirm_cancel", { name }),
+  downloads: t("tour.download"),
   liveScore: (a, b) => ` ${a}–${b} `,
 };
 
@@ -52,7 +53,7 @@ export class TournamentDay {
       h("section", { class: "card" },
         h("details", { class: "manage" }, h("summary", {}, WORDS.teams), h("p", { class: "hint" }, WORDS.teamsHint), this.teams)),
       h("section", { class: "card" },
-        h("p", { class: "links" }, `${WORDS.downloads}: `, h("a", { href: "/api/tournament.csv", download: true }, "CSV"), " · ",
+        h("p", { class: "links" }, t("tour.label", { label: WORDS.downloads }), h("a", { href: "/api/tournament.csv", download: true }, "CSV"), " · ",
           h("a", { href: "/api/tournament.ics" }, TEXT.addToCalendar)),
         h("button", { type: "button", id: "tournament-cancel", class: "danger", onclick: () => this.cancel() }, WORDS.cancelTournament)));
   }
@@ -64,7 +65,7 @@ export class TournamentDay {
       const finished = tournament.matches.filter((match) => match.status === "finished").sort((a, b) => b.id - a.id);
       return finished.length ? finished.map((match) => matchItem(state, tournament, match,
         { extra: this.correcting === match.id ? this.correctForm(tournament, match) : h("button", { type: "button", class: "secondary correct",
-          "aria-label": `${WORDS.correct}: ${TEXT.matchNumber(match.id)}`, onclick: () => { this.correcting = match.id; this.render(this.live.state); } }, WORDS.correct) }))
+          "aria-label": WORDS.correctLabel(TEXT.matchNumber(match.id)), onclick: () => { this.correcting = match.id; this.render(this.live.state); } }, WORDS.correct) }))
         : [h("li", { class: "empty" }, TEXT.noResults)];
     });
     replaceFor(this.tables, [tournament.groups, tournament.teams], () => tournament.groups.map((group) => groupTable(tournament, group)));
@@ -78,8 +79,8 @@ export class TournamentDay {
   pitchItem(state, tournament, { pitch, live, next }) {
     const gather = (state.pitches.find((candidate) => candidate.id === pitch) || {}).gather || null;
     const name = pitchName(state, pitch);
-    const liveLine = live ? h("p", { class: "tpitch-live" }, h("strong", {}, `${WORDS.playing}: `),
-      sideName(tournament, live, "home"), gather ? WORDS.liveScore(gather.score.A, gather.score.B) : " v ", sideName(tournament, live, "away"),
+    const liveLine = live ? h("p", { class: "tpitch-live" }, h("strong", {}, WORDS.playing),
+      sideName(tournament, live, "home"), gather ? WORDS.liveScore(gather.score.A, gather.score.B) : ` ${TEXT.versus} `, sideName(tournament, live, "away"),
       " ", h("button", { type: "button", class: "secondary", onclick: () => this.openPitch(pitch) }, WORDS.open)) : null;
     let nextLine = h("p", { class: "hint" }, WORDS.nothing);
     if (next) {
@@ -87,10 +88,10 @@ export class TournamentDay {
       const reason = !known ? WORDS.waiting : gather ? WORDS.pitchBusy : "";
       const late = delayText(next);
       nextLine = h("div", { class: "tpitch-next" },
-        h("p", {}, h("strong", {}, `${WORDS.nextUp}: `), `${stageText(next)} · ${sideName(tournament, next, "home")} v ${sideName(tournament, next, "away")}`),
+        h("p", {}, h("strong", {}, WORDS.nextUp), `${stageText(next)} · ${sideName(tournament, next, "home")} ${TEXT.versus} ${sideName(tournament, next, "away")}`),
         h("p", { class: "hint" }, `${timeText(next.expectedAt)}${late ? ` · ${late}` : ""}${reason ? ` · ${reason}` : ""}`),
         h("button", { type: "button", class: "start-match", disabled: !!reason, dataset: { match: next.id },
-          "aria-label": `${WORDS.start}: ${sideName(tournament, next, "home")} v ${sideName(tournament, next, "away")} on ${name}`,
+          "aria-label": WORDS.startLabel(sideName(tournament, next, "home"), sideName(tournament, next, "away"), name),
           onclick: () => this.start(next.id, pitch) }, WORDS.start));
     }
     return h("li", { class: "tpitch", dataset: { pitch } }, h("h3", {}, name), liveLine, nextLine);
@@ -107,9 +108,9 @@ export class TournamentDay {
     const knockout = match.stage !== "group";
     const box = (name, label, value) => h("label", {}, label, " ", h("input", { name, type: "number", min: "0", max: "99", required: true, inputmode: "numeric", value }));
     const form = h("form", { class: "correct-form stack", dataset: { match: match.id } },
-      h("div", { class: "row" }, box("home", WORDS.home(home), match.score.home), box("away", WORDS.away(away), match.score.away)),
-      knockout ? h("div", { class: "row" }, box("homePens", WORDS.homePens(home), match.penalties ? match.penalties.home : ""),
-        box("awayPens", WORDS.homePens(away), match.penalties ? match.penalties.away : "")) : null,
+      h("div", { class: "row" }, box("home", WORDS.goals(home), match.score.home), box("away", WORDS.goals(away), match.score.away)),
+      knockout ? h("div", { class: "row" }, box("homePens", WORDS.penalties(home), match.penalties ? match.penalties.home : ""),
+        box("awayPens", WORDS.penalties(away), match.penalties ? match.penalties.away : "")) : null,
       h("div", { class: "row" }, h("button", { type: "submit" }, WORDS.save),
         h("button", { type: "button", class: "secondary", onclick: () => { this.correcting = null; this.render(this.live.state); } }, WORDS.cancel)));
     if (knockout) for (const input of form.querySelectorAll("[name$=Pens]")) input.required = false;

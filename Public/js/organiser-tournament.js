@@ -3,19 +3,18 @@
 // knockout match.
 
 import { $, h, replace } from "./dom.js";
+import { t } from "./i18n.js";
 import { TEXT } from "./tournament-text.js";
 import { teamById } from "./tournament.js";
 import { TournamentCreate } from "./organiser-tournament-create.js";
 import { TournamentDay } from "./organiser-tournament-day.js";
 
 const WORDS = {
-  newOne: "New tournament",
-  penaltiesTitle: "Level: penalties?",
-  penaltiesText: "A knockout match needs a winner. Enter the penalty shoot-out, then end the match.",
-  penaltiesFor: (name) => `${name} penalties`,
-  endWithPenalties: "End the match",
-  cancel: "Cancel",
-  penaltiesLevel: "The shoot-out needs a winner: the two numbers cannot be equal.",
+  newOne: t("tour.new_tournament"),
+  penaltiesTitle: t("tour.penalties_question"),
+  penaltiesText: t("tour.penalties_explained"),
+  penaltiesFor: (name) => t("tour.penalties_of", { name }),
+  penaltiesLevel: t("tour.penalties_level"),
 };
 
 export class TournamentTab {

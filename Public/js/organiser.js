@@ -31,7 +31,7 @@ function notify(text, kind = "error") {
 async function perform(action) {
   const reply = await live.command(action);
   // A possible duplicate is a question the match controls ask, not an error.
-  if (reply.type !== "ack" && reply.code !== "possible_duplicate") notify(reply.message || "That did not work.");
+  if (reply.type !== "ack" && reply.code !== "possible_duplicate") notify(reply.message || t("org.did_not_work"));
   return reply;
 }
 
@@ -48,7 +48,7 @@ startPage((client) => {
     if (name === "activity") activity.load();
   });
   pitches = new PitchSwitcher(live, perform, () => { if (live.state) render(live.state); },
-    (name) => notify(`${name} added. Switch to it with the Pitch menu.`, "info"));
+    (name) => notify(t("org.pitch_added", { pitch: name }), "info"));
   players = new PlayersView(live, perform, () => tabs.select("gather"), currentPitch);
   gather = new GatherView(live, perform, currentPitch);
   wake = new ScreenWake();
@@ -126,7 +126,7 @@ $("#register-form").addEventListener("submit", async (event) => {
 
 // Asks first: a stray tap beside the pitch switcher must not end the session mid-match.
 $("#logout").addEventListener("click", () => {
-  if (confirm(`Log out ${live.username || ""}? You need your password to log in again.`.replace("  ", " "))) live.logout();
+  if (confirm(live.username ? t("org.confirm_log_out_name", { name: live.username }) : t("org.confirm_log_out"))) live.logout();
 });
 
 
@@ -138,8 +138,8 @@ $("#logout").addEventListener("click", () => {
     $("#register-form").elements.inviteCode.value = invite;
     const register = $("#register-form").closest("section");
     register.parentElement.prepend(register);
-    register.querySelector("h2").textContent = "New organiser: you are invited";
-    $("#login-form").closest("section").querySelector("h2").textContent = "Already registered? Log in";
+    register.querySelector("h2").textContent = t("org.invited_heading");
+    $("#login-form").closest("section").querySelector("h2").textContent = t("org.already_registered");
   }
 }
 

@@ -2,6 +2,7 @@
 // score, scorers, date, venue), sent with the Web Share API with a text summary; where a phone
 // cannot share files, the image is downloaded and the text copied instead.
 
+import { t, lang } from "./i18n.js";
 import { kitOf } from "./kit.js";
 import { goalLines, scoreText, summaryText, winnerText } from "./full-time.js";
 
@@ -30,7 +31,7 @@ export function drawResultCard(result, { pitchName = "", names = new Map(), venu
   g.textBaseline = "alphabetic";
   g.fillStyle = "#ffe28a";
   g.font = font(44);
-  g.fillText(`Full time${pitchName ? ` · ${pitchName}` : ""}`, CARD_WIDTH / 2, 80, CARD_WIDTH - 120);
+  g.fillText(`${t("page.full_time")}${pitchName ? ` · ${pitchName}` : ""}`, CARD_WIDTH / 2, 80, CARD_WIDTH - 120);
   for (const [side, x] of [["A", CARD_WIDTH * 0.25], ["B", CARD_WIDTH * 0.75]]) {
     const team = result.teams[side];
     g.fillStyle = kitOf(team, side).onDark;
@@ -49,11 +50,11 @@ export function drawResultCard(result, { pitchName = "", names = new Map(), venu
   const goals = goalLines(result, names);
   g.font = font(30, 500);
   g.fillStyle = "#d8e0db";
-  const lines = wrap(g, goals.length ? `Goals: ${goals.join(", ")}` : "No goals", CARD_WIDTH - 140).slice(0, 3);
+  const lines = wrap(g, goals.length ? t("page.goals_list", { goals: goals.join(", ") }) : t("page.no_goals").replace(/\.$/, ""), CARD_WIDTH - 140).slice(0, 3);
   lines.forEach((line, index) => g.fillText(line, CARD_WIDTH / 2, 490 + index * 40));
   g.font = font(26, 500);
   g.fillStyle = "#9fb0a7";
-  const date = new Date(result.endedAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const date = new Date(result.endedAt).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
   g.fillText([date, venue, "Football Gather Live"].filter(Boolean).join(" · "), CARD_WIDTH / 2, CARD_HEIGHT - 40, CARD_WIDTH - 120);
   return canvas;
 }

@@ -7,6 +7,7 @@ import { $, h, replace } from "./dom.js";
 import { clock } from "./format.js";
 import { shownRemainingMs } from "./link-delay.js";
 import { paintKits } from "./kit.js";
+import { t } from "./i18n.js";
 import { fitLines } from "./scoreboard-fit.js";
 import { TEXT } from "./tournament-text.js";
 import { delayText, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
@@ -22,16 +23,16 @@ const TABLE_LINES_PER_PAGE = 13;
 const LONG_NAME = 16;
 
 const WORDS = {
-  now: "Now and next",
-  free: "Free",
-  next: (time) => `Next ${time}`,
+  now: t("tour.now_and_next"),
+  free: t("tour.free"),
+  next: (time) => t("tour.next_at", { time }),
   late: (text) => ` · ${text}`,
   tables: TEXT.tables,
   bracket: TEXT.bracket,
   champion: TEXT.champion,
   noTournament: TEXT.noTournament,
   page: (index, count) => `${index} / ${count}`,
-  cols: ["P", "W", "D", "L", "GD", "Pts"],
+  cols: ["played", "won", "drawn", "lost", "goalDifference", "points"],
 };
 
 function chunk(list, size) {
@@ -48,8 +49,8 @@ export class TournamentBoard {
     $("#board").dataset.mode = "tournament";
     $("#tournament-board").hidden = false;
     $("#status").textContent = "";
-    $("#board-title").textContent = "Tournament scoreboard";
-    $("#join-qr").alt = "QR code of the spectator page";
+    $("#board-title").textContent = t("tour.scoreboard");
+    $("#join-qr").alt = t("page.qr_of_spectator_page");
     this.turn = () => {
       this.index += 1;
       if (this.live.state) this.render(this.live.state);
@@ -102,6 +103,7 @@ export class TournamentBoard {
     $("#tb-count").textContent = this.pages.length > 1 ? WORDS.page(this.index + 1, this.pages.length) : "";
     replace($("#tb-page"), page.build());
     this.renderClock();
+    this.fit();
     // One timer for the page on screen: a patch redraws it without making it stay longer.
     if (this.shown !== `${kinds}|${this.index}`) {
       this.shown = `${kinds}|${this.index}`;
@@ -124,7 +126,7 @@ export class TournamentBoard {
         next ? h("p", { class: "tb-next", dataset: { match: next.id } },
           h("strong", {}, WORDS.next(timeText(next.expectedAt))),
           delayText(next) ? h("span", { class: "tb-late" }, WORDS.late(delayText(next))) : null,
-          `: ${sideName(tournament, next, "home")} v ${sideName(tournament, next, "away")}`)
+          `: ${sideName(tournament, next, "home")} ${TEXT.versus} ${sideName(tournament, next, "away")}`)
           : h("p", { class: "tb-next" }, TEXT.nothingNext));
       if (gather) paintKits(row, gather.teams);
       return row;
@@ -134,28 +136,29 @@ export class TournamentBoard {
   tablesPage(tournament, groups) {
     return h("div", { class: "tb-tables", dataset: { count: groups.length } }, groups.map((group) => h("table", { class: "tb-table", dataset: { group: group.name } },
       h("caption", {}, TEXT.group(group.name)),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, TEXT.table.team), WORDS.cols.map((label) => h("th", { scope: "col" }, label)))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, TEXT.table.team), WORDS.cols.map((key) => h("th", { scope: "col" }, h("abbr", { title: TEXT.tableFull[key] }, TEXT.table[key]))))),
       h("tbody", {}, group.table.map((row, index) => h("tr", { class: index < tournament.rules.advance ? "through" : null },
         h("th", { scope: "row" }, `${index + 1}. ${(teamById(tournament, row.team) || { name: "?" }).name}`),
         [row.played, row.won, row.drawn, row.lost, row.goalDifference > 0 ? `+${row.goalDifference}` : row.goalDifference, row.points]
           .map((value) => h("td", {}, value))))))));
   }
 
-  matchCard(state, tournament, match) {
-    const score = match.score ? `${match.score.home}–${match.score.away}` : "v";
+  /** `withStage`: off under a round's own heading, which already names it. */
+  matchCard(state, tournament, match, withStage = true) {
+    const score = match.score ? `${match.score.home}–${match.score.away}` : TEXT.versus;
     const penalties = match.penalties ? ` ${TEXT.penalties(match.penalties.home, match.penalties.away)}` : "";
     const when = match.status === "live" ? TEXT.live : match.status === "finished" ? "" : `${timeText(match.expectedAt)}${delayText(match) ? ` · ${delayText(match)}` : ""}`;
     const winner = match.winner;
     const side = (key) => h("span", { class: `tb-side${winner && match[key] === winner ? " won" : ""}` }, sideName(tournament, match, key));
     return h("li", { class: "tb-match", dataset: { match: match.id, status: match.status } },
-      h("p", { class: "tb-match-stage" }, [stageText(match), pitchName(state, match.pitch), when].filter(Boolean).join(" · ")),
+      h("p", { class: "tb-match-stage" }, [withStage ? stageText(match) : "", pitchName(state, match.pitch), when].filter(Boolean).join(" · ")),
       h("p", { class: "tb-match-teams" }, side("home"), ` ${score} `, side("away"), penalties));
   }
 
   bracketPage(state, tournament, rounds) {
     const page = h("div", { class: "tb-bracket" }, rounds.map((round) => h("section", { class: "tb-round", dataset: { stage: round.stage } },
       h("h2", {}, TEXT.stages[round.stage]),
-      h("ol", {}, round.matches.map((match) => this.matchCard(state, tournament, match))))));
+      h("ol", {}, round.matches.map((match) => this.matchCard(state, tournament, match, false))))));
     page.style.setProperty("--rounds", rounds.length); // through the CSSOM: the page's CSP allows no style attribute
     return page;
   }
@@ -177,7 +180,7 @@ export class TournamentBoard {
     for (const element of document.querySelectorAll("#tb-page [data-clock-pitch]")) {
       const pitch = (this.live.state.pitches || []).find((candidate) => candidate.id === Number(element.dataset.clockPitch));
       const timer = pitch && pitch.gather && pitch.gather.timer;
-      element.textContent = timer && timer.status === "finished" ? "Full time" : clock(shownRemainingMs(this.live, timer));
+      element.textContent = timer && timer.status === "finished" ? t("page.full_time") : clock(shownRemainingMs(this.live, timer));
     }
     // A live match's line stays one line: smaller (never under 3.1% of the height) before it would
     // wrap. Fitted after the clocks, whose text ("Full time") takes its width from the line; again
@@ -192,7 +195,24 @@ export class TournamentBoard {
     }
   }
 
+  /**
+   * Text that spills out of its box (a longer language, long team names) is made smaller, the
+   * whole page alike, down to the floor the CSS keeps (3.1vh): in at most 8 steps.
+   */
+  fit() {
+    const page = $("#tb-page");
+    const boxes = () => [page, ...page.querySelectorAll(".tb-pitch, .tb-match, .tb-round, .tb-table")];
+    const spills = () => boxes().some((box) => box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1);
+    let fit = 1;
+    page.style.setProperty("--fit", fit);
+    for (let step = 0; step < 8 && spills(); step += 1) {
+      fit *= 0.92;
+      page.style.setProperty("--fit", fit.toFixed(3));
+    }
+  }
+
   resize() {
+    this.fit();
     if (this.live.state) this.renderClock();
   }
 }

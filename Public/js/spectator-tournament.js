@@ -57,7 +57,7 @@ export class SpectatorTournament {
 
   nextMatch(state, tournament, match, gather) {
     const home = sideName(tournament, match, "home"), away = sideName(tournament, match, "away");
-    const score = gather ? ` ${gather.score.A}–${gather.score.B} ` : " v ";
+    const score = gather ? ` ${gather.score.A}–${gather.score.B} ` : ` ${TEXT.versus} `;
     return h("div", { id: "follow-next", dataset: { match: match.id } },
       h("p", { class: "follow-teams" }, home, score, away),
       h("p", { class: "follow-where" }, h("strong", {}, pitchName(state, match.pitch)), ` · ${stageText(match)}`),

@@ -3,6 +3,8 @@
 // the page so the organiser sees the day before it exists. Our own code because it must give
 // exactly the server's answer; the e2e test compares the two match by match.
 
+import { t } from "./i18n.js";
+
 export const GROUP_COUNTS = [1, 2, 4, 8, 16];
 const BRACKET_SIZES = [2, 4, 8, 16, 32];
 const SENTENCE_LIMIT = 8;
@@ -132,41 +134,41 @@ function comparisonKey(name) {
   return name.normalize("NFKC").replace(/[\u200B-\u200F\u2060-\u2064\uFEFF\u00AD]/g, "").toLowerCase().trim();
 }
 
-/** Every rule the form breaks, one sentence each (the server's sentences): [] when it may be sent. */
+/** Every rule the form breaks, one sentence each (the server's sentences, in the page's language): [] when it may be sent. */
 export function planProblems(form, venuePitches) {
   const problems = [];
   const { name, teams, groups, advance, matchMinutes, breakMinutes, pitches, thirdPlace } = form;
   const length = [...name].length;
-  if (length < 1 || length > 60) problems.push("The tournament's name is 1 to 60 characters.");
-  if (teams.length < 2 || teams.length > 64) problems.push("List 2 to 64 teams (\"teams\", one name each).");
+  if (length < 1 || length > 60) problems.push(t("tour.rule_name"));
+  if (teams.length < 2 || teams.length > 64) problems.push(t("tour.rule_team_count"));
   else {
     const seen = new Map();
     teams.forEach((team, index) => {
       const count = [...team].length;
-      if (count > 30) problems.push(`Team ${index + 1}'s name is longer than 30 characters.`);
+      if (count > 30) problems.push(t("tour.rule_team_name_long", { team: index + 1 }));
       const key = comparisonKey(team);
-      if (seen.has(key)) problems.push(`Teams ${seen.get(key) + 1} and ${index + 1} have the same name (${team}).`);
+      if (seen.has(key)) problems.push(t("tour.rule_team_same_name", { first: seen.get(key) + 1, second: index + 1, name: team }));
       else seen.set(key, index);
     });
   }
   const validGroups = GROUP_COUNTS.includes(groups);
-  if (!validGroups) problems.push("Choose 1, 2, 4, 8 or 16 groups (\"groups\").");
-  else if (teams.length >= 2 && teams.length <= 64 && teams.length < groups * 2) problems.push(`${groups} groups need at least ${groups * 2} teams (two in each).`);
+  if (!validGroups) problems.push(t("tour.rule_groups"));
+  else if (teams.length >= 2 && teams.length <= 64 && teams.length < groups * 2) problems.push(t("tour.rule_groups_teams", { groups, teams: groups * 2 }));
   const smallest = validGroups ? Math.floor(teams.length / groups) : 0;
-  if (!Number.isInteger(advance) || advance < 1) problems.push("Say how many teams of each group go through (\"advance\", at least 1).");
+  if (!Number.isInteger(advance) || advance < 1) problems.push(t("tour.rule_advance"));
   else {
     if (smallest >= 2 && advance > smallest - 1) {
-      problems.push(`At most ${smallest - 1} team${smallest - 1 === 1 ? "" : "s"} per group can go through: the smallest group has ${smallest}.`);
+      problems.push(t("tour.rule_advance_most", { count: smallest - 1, smallest }));
     }
     if (validGroups && !BRACKET_SIZES.includes(groups * advance)) {
-      problems.push(`Groups × teams going through must be 2, 4, 8, 16 or 32 (now ${groups} × ${advance} = ${groups * advance}).`);
+      problems.push(t("tour.rule_bracket_size", { groups, advance, product: groups * advance }));
     }
   }
-  if (!Number.isInteger(matchMinutes) || matchMinutes < 1 || matchMinutes > 90) problems.push("A match lasts 1 to 90 minutes (\"matchMinutes\").");
-  if (!Number.isInteger(breakMinutes) || breakMinutes < 0 || breakMinutes > 60) problems.push("The break between matches is 0 to 60 minutes (\"breakMinutes\").");
-  if (thirdPlace && validGroups && Number.isInteger(advance) && groups * advance < 4) problems.push("A third-place match needs at least 4 teams going through.");
-  if (!pitches.length) problems.push("Choose at least one pitch to play on.");
-  for (const pitch of pitches) if (!venuePitches.includes(pitch)) { problems.push(`There is no pitch ${pitch}.`); break; }
-  const more = problems.length > SENTENCE_LIMIT ? [`(and ${problems.length - SENTENCE_LIMIT} more)`] : [];
+  if (!Number.isInteger(matchMinutes) || matchMinutes < 1 || matchMinutes > 90) problems.push(t("tour.rule_match_minutes"));
+  if (!Number.isInteger(breakMinutes) || breakMinutes < 0 || breakMinutes > 60) problems.push(t("tour.rule_break_minutes"));
+  if (thirdPlace && validGroups && Number.isInteger(advance) && groups * advance < 4) problems.push(t("tour.rule_third_place"));
+  if (!pitches.length) problems.push(t("tour.rule_pitch_none"));
+  for (const pitch of pitches) if (!venuePitches.includes(pitch)) { problems.push(t("tour.rule_pitch_unknown", { pitch })); break; }
+  const more = problems.length > SENTENCE_LIMIT ? [t("tour.rule_more", { count: problems.length - SENTENCE_LIMIT })] : [];
   return [...problems.slice(0, SENTENCE_LIMIT), ...more];
 }

@@ -44,7 +44,7 @@ export function whereAndWhen(state, match) {
 /** One match as a line: "Group A · Reds 2–1 Blues", its where and when under it. */
 export function matchItem(state, tournament, match, { linkTeams = false, extra = null } = {}) {
   const side = (key) => teamLink(tournament, match[key], linkTeams, sideName(tournament, match, key));
-  const score = match.score ? `${match.score.home}–${match.score.away}` : "v";
+  const score = match.score ? `${match.score.home}–${match.score.away}` : TEXT.versus;
   const penalties = match.penalties ? ` ${TEXT.penalties(match.penalties.home, match.penalties.away)}` : "";
   return h("li", { class: "tmatch", dataset: { match: match.id, status: match.status } },
     h("span", { class: "tmatch-stage" }, `${TEXT.matchNumber(match.id)} · ${stageText(match)}`),

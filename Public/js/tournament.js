@@ -2,6 +2,7 @@
 // places, a team's matches, a pitch's current and next match, how late a match is running.
 // Pure functions over the state; the words are in tournament-text.js.
 
+import { timeText as clockText } from "./i18n.js";
 import { TEXT } from "./tournament-text.js";
 
 export function teamById(tournament, id) {
@@ -35,7 +36,7 @@ export function stageText(match) {
 export function scoreText(tournament, match) {
   const home = sideName(tournament, match, "home");
   const away = sideName(tournament, match, "away");
-  if (!match.score) return `${home} v ${away}`;
+  if (!match.score) return `${home} ${TEXT.versus} ${away}`;
   const penalties = match.penalties ? ` ${TEXT.penalties(match.penalties.home, match.penalties.away)}` : "";
   return `${home} ${match.score.home}–${match.score.away} ${away}${penalties}`;
 }
@@ -51,9 +52,9 @@ export function delayText(match) {
   return minutes > 0 ? TEXT.late(minutes) : "";
 }
 
-/** "14:30" in the phone's own clock format. */
+/** "14:30" in the page's language. */
 export function timeText(epochMs) {
-  return new Date(epochMs).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return clockText(new Date(epochMs));
 }
 
 export function pitchName(state, id) {

@@ -3,6 +3,9 @@
 // no network) the steps still read, and the laptop's screen still shows the fingerprint.
 
 import { $ } from "./dom.js";
+import { localisePage, t } from "./i18n.js";
+
+localisePage();
 
 async function showFingerprint() {
   let trust = null;
@@ -11,8 +14,8 @@ async function showFingerprint() {
     if (response.ok) trust = await response.json();
   } catch { /* offline: the laptop's screen has it */ }
   if (!trust || typeof trust.fingerprint !== "string") {
-    $("#short-check").textContent = "Not available here: read it on the laptop's screen.";
-    $("#full-fingerprint").textContent = "Not available here: read it on the laptop's screen.";
+    $("#short-check").textContent = t("trust.not_available");
+    $("#full-fingerprint").textContent = t("trust.not_available");
     return;
   }
   $("#short-check").textContent = trust.shortCheck;

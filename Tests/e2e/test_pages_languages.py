@@ -7,93 +7,12 @@ username rule is shown in Spanish; the choice made on the picker is kept across 
 Screenshots: Tests/e2e/artifacts/lang-*.png."""
 from __future__ import annotations
 
-import json
-import os
-import re
-import tempfile
-from pathlib import Path
-
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
 from gatherlib import PASSWORD, GatherServer
-from pages_support import (Browser, ORGANISER, ann_and_bob_playing, chromedriver_binary, chromium_binary,
-                           register_organiser, spilling_controls, spki_pin)
+from languages_support import WIDTH, LanguageBrowser, catalogue, english_left, english_words
+from pages_support import ORGANISER, ann_and_bob_playing, register_organiser, spilling_controls
 from screens_support import broken_words
-
-ROOT = Path(__file__).resolve().parents[2]
-WIDTH, HEIGHT = 360, 640
-# Names and numbers the state itself carries (the server's default names are data, not page text).
-NAMES = {"Ann", "Bob", "Team A", "Team B", "Pitch 1", ORGANISER}
-
-VISIBLE_TEXTS = """
-const out = [];
-const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-while (walker.nextNode()) {
-  const node = walker.currentNode, el = node.parentElement, text = node.textContent.trim();
-  if (!text || !el || el.closest('[hidden], .visually-hidden, script, style, option')) continue;
-  const style = getComputedStyle(el), box = el.getBoundingClientRect();
-  if (style.display === 'none' || style.visibility === 'hidden' || (box.width === 0 && box.height === 0)) continue;
-  out.push(text);
-}
-return out;
-"""
-
-
-class LanguageBrowser(Browser):
-    """A phone whose browser language is `language`, as a phone set to it would be."""
-
-    def __init__(self, server, language: str, width: int = WIDTH, height: int = HEIGHT, mobile: bool = True):
-        self.width, self.height, self.mobile = width, height, mobile
-        self.profile = tempfile.TemporaryDirectory(prefix="gather-chromium-")
-        options = webdriver.ChromeOptions()
-        options.binary_location = chromium_binary()
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                         f"--user-data-dir={self.profile.name}", f"--window-size={width},{height}", f"--lang={language}",
-                         f"--ignore-certificate-errors-spki-list={spki_pin(os.path.join(server.cert_dir, 'server.pem'))}"):
-            options.add_argument(argument)
-        options.add_experimental_option("prefs", {"intl.accept_languages": language})
-        if mobile:
-            options.add_experimental_option("mobileEmulation", {
-                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0}})
-        else:
-            options.add_argument(f"--window-size={width},{height}")
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service(chromedriver_binary()), options=options)
-        self.driver.set_page_load_timeout(20)
-        if not mobile:
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-        self.server = server
-
-    def live(self):
-        self.wait(lambda: self.find("#connection").get_attribute("data-status") == "live", what="a live connection")
-
-    def lang(self) -> str:
-        return self.driver.execute_script("return document.documentElement.lang")
-
-    def visible_texts(self) -> list[str]:
-        return self.driver.execute_script(VISIBLE_TEXTS)
-
-
-def catalogue(language: str) -> dict:
-    return json.loads((ROOT / "Public" / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
-
-
-def english_left(texts: list[str], language: str) -> list[str]:
-    """Visible texts that are a sentence of the English catalogue where `language` says it otherwise."""
-    english, own = catalogue("en"), catalogue(language)
-    sentences = set()
-    for key, entry in english.items():
-        if isinstance(entry, str) and own[key] != entry:
-            text = re.sub(r"\{\w+\}", "", entry).strip(" :·…().")
-            if len(text) >= 4:
-                sentences.add(text)
-    return [text for text in texts
-            if text not in NAMES and (text.strip(" :·…().") in sentences
-                                      or any(len(s.split()) > 2 and s in text for s in sentences))]
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +34,7 @@ def test_the_pages_speak_the_phones_language(language, playing):
         assert browser.driver.execute_script("return navigator.languages[0]").startswith(language)
         assert browser.lang() == language
         assert english_left(browser.visible_texts(), language) == []
+        assert english_words(browser.visible_texts(), language) == []
         assert browser.scroll_width() <= WIDTH
         picker = browser.find("#language-switch")
         assert picker.size["height"] >= 44 and picker.size["width"] >= 44
@@ -135,6 +55,7 @@ def test_the_pages_speak_the_phones_language(language, playing):
         browser.wait(lambda: browser.find("#match-pitch").is_displayed(), what="the match being played")
         assert catalogue(language)["page.live"] in browser.find("#match-pitch").text
         assert english_left(browser.visible_texts(), language) == []
+        assert english_words(browser.visible_texts(), language) == []
         assert broken_words(browser, "button") == [] and spilling_controls(browser) == []
         assert browser.scroll_width() <= WIDTH
         if language == "de":
