@@ -42,7 +42,7 @@ e2e-timing:
 # The existing scenarios, then the relay scenarios (real nats-server, venue, 2 relays, 20,000
 # followers over ws and wss) and their floors: about 12 minutes on 2 cores.
 bench: deps-run
-	@./.ci/install-packages nats-server
+	@./.ci/install-packages nats-server nginx libnginx-mod-nchan
 	$(SWIFT) build -c release --product gather
 	$(SWIFT) build -c release --product gather-bench
 	./.build/release/gather-bench --server ./.build/release/gather
