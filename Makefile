@@ -51,7 +51,7 @@ e2e-mostly-waits:
 # 2 relays, 20,000 followers over ws and wss) and their floors: about 15 minutes on 2 cores.
 # One scenario alone: ./.build/release/gather-bench --server ./.build/release/gather --scenario tournament
 bench: deps-run
-	@./.ci/install-packages nats-server
+	@./.ci/install-packages nats-server nginx libnginx-mod-nchan
 	$(SWIFT) build -c release --product gather
 	$(SWIFT) build -c release --product gather-bench
 	./.build/release/gather-bench --server ./.build/release/gather

@@ -3,7 +3,8 @@ import Foundation
 
 /// Which scenarios to run.
 enum ScenarioChoice: String, ExpressibleByArgument, CaseIterable {
-    case fanout, stalled, relays, tournament, all
+    /// `nchan`: one relay and nginx + nchan fed the same messages, side by side (also part of `all`).
+    case fanout, stalled, relays, tournament, nchan, all
 }
 
 /// How followers reach a relay.
@@ -75,7 +76,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("budget-seconds"), help: "No phase runs past this many seconds from the start.")
     var budgetSeconds = 330
 
-    @Option(help: "fanout, stalled, relays (with the floor), tournament or all.")
+    @Option(help: "fanout, stalled, relays (with the floor), tournament, nchan (a relay beside nginx + nchan) or all.")
     var scenario: ScenarioChoice = .all
 
     @Option(help: "Relays of the relay scenarios (each a `gather relay` process).")
@@ -95,6 +96,12 @@ struct BenchCommand: ParsableCommand {
 
     @Option(name: .customLong("floor-rounds"), help: "Frames the floor writes to each connection.")
     var floorRounds = 50
+
+    @Option(name: .customLong("nchan-followers"), help: "Followers of the relay and of nginx + nchan in the nchan comparison.")
+    var nchanFollowers = 2_000
+
+    @Option(help: "The nginx executable of the nchan comparison (default: Debian's, with libnginx-mod-nchan).")
+    var nginx: String?
 
     @Option(name: .customLong("nats-server"), help: "The nats-server executable (default: found on the usual paths).")
     var natsServer: String?
@@ -127,8 +134,11 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--tournament-spectators 1–100000, --tournament-relays 0–16.")
         }
         guard (1...16).contains(relays), (1...100_000).contains(followers), (1...10_000).contains(floorRounds),
-              !relayTransport.isEmpty
-        else { throw ValidationError("--relays 1–16, --followers 1–100000, --floor-rounds 1–10000, a --relay-transport.") }
+              !relayTransport.isEmpty, (1...RelayScenario.followersPerWorker).contains(nchanFollowers)
+        else {
+            throw ValidationError("--relays 1–16, --followers 1–100000, --floor-rounds 1–10000, a --relay-transport, "
+                + "--nchan-followers 1–\(RelayScenario.followersPerWorker).")
+        }
         guard (server == nil) != (url == nil) else { throw ValidationError("Give either --server or --url.") }
         if url != nil, ca == nil { throw ValidationError("--url needs --ca.") }
         guard spectators.allSatisfy({ (1...100_000).contains($0) }), (2...100_000).contains(stalledSpectators) else {

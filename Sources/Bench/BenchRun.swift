@@ -12,9 +12,10 @@ struct BenchRun {
         if descriptorLimit < largest + 64 {
             log("the open-file limit is \(descriptorLimit); \(largest) connections may not all open")
         }
-        if options.scenario == .relays {
+        if options.scenario == .relays || options.scenario == .nchan {
             var report = BenchReport(settings: settings())
-            report.relays = runRelays(descriptorLimit: descriptorLimit)
+            report.relays = options.scenario == .nchan ? runNchan(descriptorLimit: descriptorLimit)
+                : runRelays(descriptorLimit: descriptorLimit)
             print(options.json ? report.json() : report.table())
             return
         }
@@ -61,7 +62,9 @@ struct BenchRun {
             }
             report.tournament = runTournament(server: server)
         }
-        if options.scenario == .all { report.relays = runRelays(descriptorLimit: descriptorLimit) }
+        if options.scenario == .all {
+            report.relays = runRelays(descriptorLimit: descriptorLimit) + runNchan(descriptorLimit: descriptorLimit)
+        }
         print(options.json ? report.json() : report.table())
     }
 
@@ -132,6 +135,24 @@ struct BenchRun {
             failed.error = "\(error)"
             return failed
         }
+    }
+
+    /// One relay over plain ws, then nginx + nchan (one worker) fed the messages the relay's
+    /// followers read, to as many followers.
+    private func runNchan(descriptorLimit: Int) -> [RelayResult] {
+        guard let executable = options.server else {
+            log("the nchan comparison starts its own venue, relay and nginx: it needs --server, not --url")
+            return []
+        }
+        var settings = settings()
+        settings.runDeadline = Date(timeIntervalSinceNow: Double(options.budgetSeconds))
+        var scenario = RelayScenario(executable: URL(fileURLWithPath: executable).standardizedFileURL.path,
+                                     publicDirectory: URL(fileURLWithPath: options.public).standardizedFileURL.path,
+                                     settings: settings, natsExecutable: options.natsServer)
+        scenario.nchan = NchanChoice(nginx: options.nginx)
+        log("nchan comparison: \(options.nchanFollowers) followers of one ws relay, then of nginx + nchan")
+        return [scenario.run(followers: options.nchanFollowers, relays: 1, tls: false, floorRounds: options.floorRounds,
+                             floorConnectionLimit: max(1, (descriptorLimit - 300) / 2))]
     }
 
     private func makeServer() throws -> ServerUnderTest {

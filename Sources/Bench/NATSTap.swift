@@ -9,6 +9,10 @@ final class NATSTap: @unchecked Sendable {
     private var subscription: OpaquePointer?
     private let condition = NSCondition()
     private var arrivals: [Int: UInt64] = [:]
+    /// The state messages' bytes while recording (for nchan to be fed the very same), at most
+    /// `recordingLimit` of them.
+    private var recorded: [[UInt8]]?
+    static let recordingLimit = 20_000
 
     init(url: String, subject: String) throws {
         var made: OpaquePointer?
@@ -34,7 +38,21 @@ final class NATSTap: @unchecked Sendable {
         guard let version = summary.version else { return }
         condition.withLock {
             if arrivals[version] == nil { arrivals[version] = now }
+            if recorded != nil, recorded!.count < Self.recordingLimit {
+                recorded!.append(Array(UnsafeRawBufferPointer(start: data, count: length)))
+            }
             condition.broadcast()
+        }
+    }
+
+    /// Keeps every state message from now on, until `stopRecording`.
+    func startRecording() { condition.withLock { recorded = [] } }
+
+    /// What was recorded, in the order the tap received it.
+    func stopRecording() -> [[UInt8]] {
+        condition.withLock {
+            defer { recorded = nil }
+            return recorded ?? []
         }
     }
 

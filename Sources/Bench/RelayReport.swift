@@ -64,6 +64,7 @@ extension BenchReport {
                 lines.append("  \(name): the venue's publisher thread \(format(result.venueLoaded.publishMicroseconds / Double(result.venueLoaded.versions))) "
                     + "µs per version (gather_stream_publish_cpu_seconds_total)")
             }
+            lines += nchanLines(result, name: name)
             if let floor = result.floor {
                 lines.append("  \(name): floor \(floor.connections) \(floor.tls ? "TLS" : "plain") connections × "
                     + "\(floor.connections > 0 ? floor.messages / floor.connections : 0) frames of \(floor.frameBytes) B"
@@ -105,6 +106,7 @@ extension BenchReport {
                                         + "(\(result.connected)) and following with no missing version (\(result.skippedVersions) "
                                         + "skipped, \(result.behindAtEnd) behind at the end, \(result.incompletePresses) presses "
                                         + "incomplete; every follower checked)"))
+            verdicts += nchanVerdicts(result, name: name)
             if !result.tls, !result.relayKilobytesPerFollower.isEmpty {
                 let worst = result.relayKilobytesPerFollower.max() ?? 0
                 verdicts.append(Verdict(met: worst <= 20, text: "\(name): relay memory ≤ 20 KB per idle follower over plain ws "
@@ -114,11 +116,11 @@ extension BenchReport {
         return verdicts
     }
 
-    private func relayName(_ result: RelayResult) -> String {
+    func relayName(_ result: RelayResult) -> String {
         "relays \(result.relays)×\(result.tls ? "wss" : "ws") \(result.followers)"
     }
 
-    private func opt(_ value: Double?, decimals: Int = 1) -> String { value.map { format($0, decimals: decimals) } ?? "n/a" }
+    func opt(_ value: Double?, decimals: Int = 1) -> String { value.map { format($0, decimals: decimals) } ?? "n/a" }
 
     private func pair(_ samples: [UInt64]) -> String {
         guard let distribution = Distribution(nanoseconds: samples) else { return "n/a" }

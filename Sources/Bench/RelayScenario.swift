@@ -32,6 +32,10 @@ struct RelayResult {
     var pressesDone = 0
     var samplePatch: [UInt8] = []
     var floor: FloorResult?
+    /// The state messages of the loaded presses as NATS carried them (only when nchan is compared).
+    var recordedStream: [[UInt8]] = []
+    /// nginx + nchan fed the same messages, to the same number of followers.
+    var nchan: NchanResult?
     var error: String?
 
     /// Relay CPU per delivered message, µs: relay r's CPU ÷ the messages its followers read.
@@ -73,6 +77,8 @@ struct RelayScenario {
     let publicDirectory: String
     let settings: BenchSettings
     let natsExecutable: String?
+    /// Set: after the relay, nginx + nchan is fed the same messages (`NchanComparison`).
+    var nchan: NchanChoice?
     /// Followers per worker process (each stays under the open-file limit).
     static let followersPerWorker = 10_000
 
@@ -104,6 +110,11 @@ struct RelayScenario {
                     + "\(connections) \(tls ? "TLS" : "plain") connections")
                 result.floor = Floor(connections: connections, frame: header + payload, rounds: floorRounds,
                                      certificate: tls ? rig.certificate : nil).measure()
+            }
+            if let nchan {
+                result.nchan = NchanComparison(nginx: nchan.nginx, followers: followers, caPath: rig.venue.caPath,
+                                               settings: settings).run(recorded: result.recordedStream)
+                result.recordedStream = []
             }
         } catch {
             settings.progress("relay scenario failed: \(error)")
@@ -150,7 +161,9 @@ struct RelayScenario {
         settings.progress("relays: \(settings.commands) presses with \(result.connected) followers")
         var venue = ProcessWindow()
         venue.backgroundPerSecond = background
+        if nchan != nil { tap.startRecording() }
         try press(driver: driver, rig: rig, workers: workers, tap: tap, venue: &venue, into: &result, loaded: true)
+        if nchan != nil { result.recordedStream = tap.stopRecording() }
         result.venueLoaded = venue
         let last = driver.currentVersion
         for worker in workers {
@@ -288,4 +301,9 @@ struct RelayScenario {
             if number % 20 == 19 { settings.progress("\(number + 1)/\(settings.commands) presses") }
         }
     }
+}
+
+/// The nchan comparison's settings: which nginx to start (nil: Debian's).
+struct NchanChoice {
+    var nginx: String?
 }

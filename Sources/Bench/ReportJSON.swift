@@ -35,6 +35,7 @@ extension BenchReport {
             entry["pressToDoor"] = Distribution(nanoseconds: result.pressToDoor)?.json
             entry["pressToNATS"] = Distribution(nanoseconds: result.pressToTap)?.json
             entry["pressToLastFollower"] = Distribution(nanoseconds: result.pressToLast)?.json
+            entry["nchan"] = result.nchan.map { nchanJSON($0, relay: result) }
             entry["error"] = result.error
             return entry
         }

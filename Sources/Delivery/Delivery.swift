@@ -32,7 +32,8 @@ public enum Door: String, Sendable {
 public struct StateFrames: Sendable, Equatable {
     public var version: Int
     public var v1Snapshot: [UInt8]
-    public var v2Snapshot: [UInt8]
+    /// The gather.v2 snapshot, rendered when first read (a relay needs it only for some followers).
+    public var v2SnapshotSource: SnapshotOnDemand
     /// The gather.v2 patch from `version - 1` to `version`, when the previous version was rendered.
     public var v2Patch: [UInt8]?
     /// The timeline these versions belong to (a venue server's start, or the one a relay follows):
@@ -41,11 +42,26 @@ public struct StateFrames: Sendable, Equatable {
     public var epoch: String?
 
     public init(version: Int, v1Snapshot: [UInt8], v2Snapshot: [UInt8], v2Patch: [UInt8]?, epoch: String? = nil) {
+        self.init(version: version, v1Snapshot: v1Snapshot, v2Snapshot: SnapshotOnDemand(rendered: v2Snapshot),
+                  v2Patch: v2Patch, epoch: epoch)
+    }
+
+    public init(version: Int, v1Snapshot: [UInt8], v2Snapshot: SnapshotOnDemand, v2Patch: [UInt8]?,
+                epoch: String? = nil) {
         self.version = version
         self.v1Snapshot = v1Snapshot
-        self.v2Snapshot = v2Snapshot
+        self.v2SnapshotSource = v2Snapshot
         self.v2Patch = v2Patch
         self.epoch = epoch
+    }
+
+    /// The gather.v2 snapshot's bytes (renders it if nothing has yet).
+    public var v2Snapshot: [UInt8] { v2SnapshotSource.bytes }
+
+    /// Compares the rendered bytes, so comparing renders a snapshot not yet rendered.
+    public static func == (lhs: StateFrames, rhs: StateFrames) -> Bool {
+        lhs.version == rhs.version && lhs.v1Snapshot == rhs.v1Snapshot && lhs.v2Patch == rhs.v2Patch
+            && lhs.epoch == rhs.epoch && lhs.v2Snapshot == rhs.v2Snapshot
     }
 }
 

@@ -231,10 +231,14 @@ public struct StreamFollower: Sendable {
         return [.replay(reason: reason)]
     }
 
-    /// A relay serves gather.v2 only: the gather.v1 snapshot is never read, so it stays empty.
+    /// A relay serves gather.v2 only: the gather.v1 snapshot is never read, so it stays empty. The
+    /// gather.v2 snapshot is rendered only when a follower needs it (most versions reach every
+    /// follower as the venue's patch), once for all of them.
     static func frames(version: Int, state: JSONValue, patch: [UInt8]?, epoch: StreamEpoch) -> StateFrames {
         StateFrames(version: version, v1Snapshot: [],
-                    v2Snapshot: JSONWriter.bytes(MessagePresenter.snapshot(version: version, state: state, epoch: epoch)),
+                    v2Snapshot: SnapshotOnDemand {
+                        JSONWriter.bytes(MessagePresenter.snapshot(version: version, state: state, epoch: epoch))
+                    },
                     v2Patch: patch, epoch: epoch.id)
     }
 }

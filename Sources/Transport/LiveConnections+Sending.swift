@@ -54,9 +54,7 @@ extension LiveConnections {
                 lws_callback_on_writable(connection.wsi)
             case .publishState(let frames):
                 guard shared.accepts(version: frames.version, epoch: frames.epoch) else { continue }
-                shared.publish(SharedState(version: frames.version, v1Snapshot: SharedFrame(frames.v1Snapshot),
-                                           v2Snapshot: SharedFrame(frames.v2Snapshot), epoch: frames.epoch),
-                               patch: frames.v2Patch.map(SharedFrame.init))
+                shared.publish(SharedState(frames), patch: frames.v2Patch.map(SharedFrame.init))
                 statePublishedAt = handedOverAt
                 sharedChanged = true
             case .publishTick(let pitch, let bytes):

@@ -1,3 +1,5 @@
+import GatherDelivery
+
 /// The latest frames that every connection shares: a slow connection skips to the newest.
 struct SharedFrames {
     /// The newest state version, as each audience reads it.
@@ -46,11 +48,12 @@ struct SharedFrames {
     func patch(to version: Int) -> SharedFrame? { window.patch(to: version) }
 }
 
-/// One version's snapshots, encoded once for every connection of each protocol.
+/// One version's snapshots, encoded once for every connection of each protocol. The gather.v2
+/// one is encoded when the first connection needs it (`FrameOnDemand`).
 struct SharedState {
     var version: Int
     var v1Snapshot: SharedFrame
-    var v2Snapshot: SharedFrame
+    private let v2Source: FrameOnDemand
     /// The timeline the version belongs to; nil for a source that has none (never matched).
     var epoch: String?
     /// Counts the epochs the shared state has moved through (set by `SharedFrames.publish`).
@@ -59,8 +62,37 @@ struct SharedState {
     init(version: Int, v1Snapshot: SharedFrame, v2Snapshot: SharedFrame, epoch: String? = nil) {
         self.version = version
         self.v1Snapshot = v1Snapshot
-        self.v2Snapshot = v2Snapshot
+        self.v2Source = FrameOnDemand(v2Snapshot)
         self.epoch = epoch
+    }
+
+    /// The source's frames as the Transport shares them; nothing of the gather.v2 snapshot is
+    /// rendered or copied until a connection needs it.
+    init(_ frames: StateFrames) {
+        version = frames.version
+        v1Snapshot = SharedFrame(frames.v1Snapshot)
+        v2Source = FrameOnDemand(frames.v2SnapshotSource)
+        epoch = frames.epoch
+    }
+
+    var v2Snapshot: SharedFrame { v2Source.frame }
+}
+
+/// A snapshot's frame, made from its bytes the first time a connection needs it and then shared
+/// (service thread only, as every `SharedFrame`).
+final class FrameOnDemand {
+    private var source: SnapshotOnDemand?
+    private var made: SharedFrame?
+
+    init(_ frame: SharedFrame) { made = frame }
+    init(_ source: SnapshotOnDemand) { self.source = source }
+
+    var frame: SharedFrame {
+        if let made { return made }
+        let frame = SharedFrame(source?.bytes ?? [])
+        made = frame
+        source = nil
+        return frame
     }
 }
 

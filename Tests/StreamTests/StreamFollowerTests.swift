@@ -278,5 +278,28 @@ final class StreamFollowerTests: XCTestCase {
         XCTAssertEqual(state(&follower, six), [.announce(venue.frames(6, score: 1, patch: six.bytes))])
         XCTAssertEqual(follower.dropped, 2)
     }
-}
 
+    // MARK: - Rendering
+
+    func testAnnouncingAVersionRendersNoSnapshotUntilAFollowerReadsIt() {
+        var follower = connected()
+        var announced: [StateFrames] = []
+        for action in state(&follower, venue.snapshot(5, score: 0)) {
+            if case .announce(let frames) = action { announced.append(frames) }
+        }
+        for version in 6...40 {
+            for action in state(&follower, venue.patch(from: version - 1, score: version)) {
+                if case .announce(let frames) = action { announced.append(frames) }
+            }
+        }
+        XCTAssertEqual(announced.map(\.version), Array(5...40))
+        XCTAssertEqual(announced.filter { $0.v2SnapshotSource.isRendered }.count, 0, "36 versions announced, none rendered")
+        XCTAssertEqual(announced.dropFirst().filter { $0.v2Patch == nil }.count, 0, "each carries the venue's patch")
+        let last = announced[announced.count - 1]
+        let snapshot = try! JSONValue.parse(last.v2Snapshot).get()
+        XCTAssertTrue(last.v2SnapshotSource.isRendered)
+        XCTAssertEqual(snapshot["version"], 40)
+        XCTAssertEqual(snapshot["state"], ["score": 40])
+        XCTAssertEqual(snapshot["epoch"], "epoch-one")
+    }
+}
