@@ -17,7 +17,8 @@ from selenium.webdriver.common.by import By
 from gatherlib import PASSWORD, GatherServer, run
 from languages_support import ROOT, LanguageBrowser, catalogue, english_left, english_words
 from pages_support import ORGANISER, ann_and_bob_playing, organiser, perform as send, register_organiser
-from tournament_pages_support import TEAMS8, add_pitches, connect_organiser, create_action, now_ms, perform, play
+from tournament_pages_support import (TEAMS8, add_pitches, connect_organiser, create_action, now_ms, perform, play,
+                                      venue_of_three_pitches)
 
 LANGUAGES = ["es", "pt", "fr", "de", "it"]
 TOURNAMENT = "Riverside Cup"
@@ -163,16 +164,7 @@ def test_the_tournament_speaks_the_phones_language(language, day):
 
 @pytest.fixture(scope="module")
 def venue():
-    with GatherServer() as server:
-        register_organiser(server)
-
-        async def two_pitches():
-            live = await connect_organiser(server)
-            try:
-                await add_pitches(live, 2)
-            finally:
-                await live.close()
-        run(two_pitches())
+    with venue_of_three_pitches() as server:
         yield server
 
 

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from gatherlib import PASSWORD, GatherServer, run
 from pages_support import ORGANISER, Browser, register_organiser
 from tournament_pages_support import (TEAMS8, add_pitches, connect_organiser, create_action, match, now_ms, perform,
-                                      play, play_group_stage, play_knockout)
+                                      play, play_group_stage, play_knockout, venue_of_three_pitches)
 
 SHARE = 0.03  # the projector's smallest text, as a share of the screen's height
 
@@ -72,16 +72,7 @@ def wait_state(browser, expression, what, timeout=15):
 
 @pytest.fixture(scope="module")
 def venue():
-    with GatherServer() as server:
-        register_organiser(server)
-
-        async def two_pitches():
-            live = await connect_organiser(server)
-            try:
-                await add_pitches(live, 2)
-            finally:
-                await live.close()
-        run(two_pitches())
+    with venue_of_three_pitches() as server:
         yield server
 
 

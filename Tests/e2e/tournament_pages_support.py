@@ -1,5 +1,6 @@
 """A tournament made and played over the wire for the page tests: created, matches started,
 goals scored and ended through a real wss organiser connection."""
+import contextlib
 import time
 
 from gatherlib import Live
@@ -69,3 +70,22 @@ async def play_knockout(live: Live):
 
 async def connect_organiser(server) -> Live:
     return await organiser(server)
+
+
+@contextlib.contextmanager
+def venue_of_three_pitches():
+    """A running server with the registered organiser and two pitches added to the first."""
+    from gatherlib import GatherServer, run
+    from pages_support import register_organiser
+
+    with GatherServer() as server:
+        register_organiser(server)
+
+        async def two_pitches():
+            live = await connect_organiser(server)
+            try:
+                await add_pitches(live, 2)
+            finally:
+                await live.close()
+        run(two_pitches())
+        yield server
