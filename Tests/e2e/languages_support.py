@@ -5,15 +5,10 @@ put in a catalogue, which `english_left` cannot see)."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-
-from pages_support import ORGANISER, Browser, chromedriver_binary, chromium_binary, spki_pin
+from pages_support import ORGANISER, Browser
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 360, 640
@@ -76,28 +71,7 @@ class LanguageBrowser(Browser):
     """A phone whose browser language is `language`, as a phone set to it would be."""
 
     def __init__(self, server, language: str, width: int = WIDTH, height: int = HEIGHT, mobile: bool = True):
-        self.width, self.height, self.mobile = width, height, mobile
-        self.profile = tempfile.TemporaryDirectory(prefix="gather-chromium-")
-        options = webdriver.ChromeOptions()
-        options.binary_location = chromium_binary()
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                         f"--user-data-dir={self.profile.name}", f"--window-size={width},{height}", f"--lang={language}",
-                         f"--ignore-certificate-errors-spki-list={spki_pin(os.path.join(server.cert_dir, 'server.pem'))}"):
-            options.add_argument(argument)
-        options.add_experimental_option("prefs", {"intl.accept_languages": language})
-        if mobile:
-            options.add_experimental_option("mobileEmulation", {
-                "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0}})
-        else:
-            options.add_argument(f"--window-size={width},{height}")
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service(chromedriver_binary()), options=options)
-        self.driver.set_page_load_timeout(20)
-        if not mobile:
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-        self.server = server
+        super().__init__(server, width, height, mobile=mobile, language=language)
 
     def live(self):
         self.wait(lambda: self.find("#connection").get_attribute("data-status") == "live", what="a live connection")

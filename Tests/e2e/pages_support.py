@@ -60,7 +60,9 @@ def chromedriver_binary() -> str:
 class Browser:
     """One headless Chromium with its own profile, sized like a phone or a projector."""
 
-    def __init__(self, server, width: int, height: int, mobile: bool | None = None):
+    def __init__(self, server, width: int, height: int, mobile: bool | None = None, language: str | None = None):
+        """`language`: the browser's language, as a phone set to it would say (`--lang` and the
+        Accept-Language it sends); the default is Chromium's own."""
         mobile = width < 500 if mobile is None else mobile
         self.width, self.height, self.mobile = width, height, mobile
         self.profile = tempfile.TemporaryDirectory(prefix="gather-chromium-")
@@ -71,6 +73,9 @@ class Browser:
                          f"--user-data-dir={self.profile.name}", f"--window-size={width},{height}",
                          f"--ignore-certificate-errors-spki-list={spki_pin(os.path.join(server.cert_dir, 'server.pem'))}"):
             options.add_argument(argument)
+        if language is not None:
+            options.add_argument(f"--lang={language}")
+            options.add_experimental_option("prefs", {"intl.accept_languages": language})
         if mobile:
             options.add_experimental_option("mobileEmulation", {
                 "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0}})
