@@ -24,8 +24,11 @@ import GatherDelivery
 /// the hour (*trusted*, `SignInGate`) can: a clean, trusted address's check also starts when
 /// both places are taken, in `spareForTrusted` more (at most three at once). Checks started for
 /// an address that is not clean are marked (`PasswordJob.fromSuspect`) and run at a lower
-/// priority than clean ones; a running check whose address fails meanwhile is lowered too
-/// (`lowering`), so a crowd's first checks stop competing with an organiser's.
+/// priority than clean ones while a clean address's check runs or waits; a running check whose
+/// address fails meanwhile is lowered too (`lowering`), so a crowd's first checks stop competing
+/// with an organiser's. Alone, a check that is not clean keeps the usual priority: a phone that
+/// mistyped once (or a test suite's many logins on one loopback address) is not left to the CPU a
+/// busy laptop spares at nice 10 (the e2e suite's registration from such an address waited > 10 s).
 struct PasswordChecks {
     static let running = 2
     static let waiting = 16
@@ -76,12 +79,14 @@ struct PasswordChecks {
     mutating func admit(_ work: Effect, address: String, continuation: Bool = false,
                         isClean: (String) -> Bool, isTrusted: (String) -> Bool = { _ in false }) -> Admission {
         if continuation {
-            guard running >= Self.running else { return .started(start(work, address: address, clean: true)) }
+            guard running >= Self.running else {
+                return .started(start(work, address: address, clean: true, isClean: isClean))
+            }
             queue.insert(Waiting(work: work, address: address, continuation: true), at: 0)
             return .queued(pushedOut: nil)
         }
         switch place(for: address, isClean: isClean, isTrusted: isTrusted) {
-        case .run: return .started(start(work, address: address, clean: isClean(address)))
+        case .run: return .started(start(work, address: address, clean: isClean(address), isClean: isClean))
         case .wait(let pushingOut):
             let pushedOut = pushingOut.map { queue.remove(at: $0).work }
             queue.append(Waiting(work: work, address: address))
@@ -130,16 +135,17 @@ struct PasswordChecks {
                 mayStart(clean: true, trusted: queue[$0].continuation || isTrusted(queue[$0].address), isClean: isClean)
             }) else { return nil }
             let next = queue.remove(at: index)
-            return start(next.work, address: next.address, clean: true)
+            return start(next.work, address: next.address, clean: true, isClean: isClean)
         }
         guard let first = queue.first, mayStart(clean: false, isClean: isClean) else { return nil }
         queue.removeFirst()
-        return start(first.work, address: first.address, clean: false)
+        return start(first.work, address: first.address, clean: false, isClean: isClean)
     }
 
     /// The running checks, started clean, whose addresses are no longer clean: marked lowered
     /// now, their connections returned for the shell to lower their KDF's priority (once each).
     mutating func lowering(isClean: (String) -> Bool) -> [ConnectionID] {
+        guard aCleanCheckWantsTheCPU(isClean: isClean) else { return [] }
         var lowered: [ConnectionID] = []
         for index in runningChecks.indices where !runningChecks[index].lowered && !isClean(runningChecks[index].address) {
             runningChecks[index].lowered = true
@@ -161,10 +167,16 @@ struct PasswordChecks {
         queue.removeAll { $0.work.passwordClient == client }
     }
 
-    private mutating func start(_ work: Effect, address: String, clean: Bool) -> Effect {
-        runningChecks.append((work.passwordClient, address, !clean))
+    private mutating func start(_ work: Effect, address: String, clean: Bool, isClean: (String) -> Bool) -> Effect {
+        let makesWay = !clean && aCleanCheckWantsTheCPU(isClean: isClean)
+        runningChecks.append((work.passwordClient, address, makesWay))
         peak = max(peak, running)
-        return clean ? work : work.fromSuspect
+        return makesWay ? work.fromSuspect : work
+    }
+
+    /// A clean address's check runs or waits: only then do the others' checks make way for it.
+    private func aCleanCheckWantsTheCPU(isClean: (String) -> Bool) -> Bool {
+        runningChecks.contains { isClean($0.address) } || queue.contains { $0.continuation || isClean($0.address) }
     }
 }
 

@@ -114,24 +114,30 @@ final class PasswordChecksUnderACrowdTests: XCTestCase {
                                        isTrusted: isTrusted), work(3))
     }
 
-    /// A suspect's check is marked when it starts; one that started clean is reported once when
-    /// its address fails, for the shell to lower its priority.
-    func testChecksOfAddressesThatFailedRunLowered() {
+    /// A suspect's check makes way (is marked when it starts, or reported once to be lowered) only
+    /// while a clean address's check runs or waits; alone, it keeps the usual priority.
+    func testChecksOfAddressesThatFailedMakeWayForACleanOne() {
         var checks = PasswordChecks()
-        var clean: Set<String> = ["a", "b"]
+        var clean: Set<String> = ["a", "b", "c"]
         let isClean: (String) -> Bool = { clean.contains($0) }
         XCTAssertEqual(checks.admit(work(1), address: "a", isClean: isClean), .started(work(1)))
         XCTAssertEqual(checks.lowering(isClean: isClean), [])
         clean.remove("a")
-        XCTAssertEqual(checks.lowering(isClean: isClean), [ConnectionID(1)])
+        XCTAssertEqual(checks.lowering(isClean: isClean), [], "alone, a failed address's check keeps its priority")
+        XCTAssertEqual(checks.admit(work(2), address: "b", isClean: isClean), .started(work(2)))
+        XCTAssertEqual(checks.lowering(isClean: isClean), [ConnectionID(1)], "it makes way once a clean check runs")
         XCTAssertEqual(checks.lowering(isClean: isClean), [], "once")
         XCTAssertEqual(checks.finished(ConnectionID(1), stillConnected: { _ in true }, isClean: isClean), nil)
-        guard case .started(let started) = checks.admit(work(2), address: "s", isClean: isClean),
+        guard case .started(let started) = checks.admit(work(3), address: "s", isClean: isClean),
               case .verifyPassword(let job, _) = started
         else { return XCTFail("a suspect's check starts while a place is free") }
-        XCTAssertTrue(job.fromSuspect)
+        XCTAssertTrue(job.fromSuspect, "beside a clean check, a suspect's is born lowered")
         XCTAssertEqual(checks.lowering(isClean: isClean), [], "born lowered")
-        XCTAssertEqual(checks.admit(work(3), address: "b", isClean: isClean), .started(work(3)),
-                       "a clean address's check runs at the Coordinator's own priority")
+        XCTAssertEqual(checks.finished(ConnectionID(2), stillConnected: { _ in true }, isClean: isClean), nil)
+        XCTAssertEqual(checks.finished(ConnectionID(3), stillConnected: { _ in true }, isClean: isClean), nil)
+        XCTAssertEqual(checks.admit(work(4), address: "s", isClean: isClean), .started(work(4)),
+                       "alone again, a suspect's check runs at the Coordinator's own priority")
+        XCTAssertEqual(checks.admit(work(5), address: "c", isClean: isClean), .started(work(5)))
+        XCTAssertEqual(checks.lowering(isClean: isClean), [ConnectionID(4)])
     }
 }
