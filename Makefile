@@ -14,9 +14,9 @@ PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch s
 
 # The e2e files run one per worker; the tests marked `timing` run afterwards, one at a time, with
 # only the `mostly_waits` one (three minutes of a goal every 5 s over a bad link) beside them.
-# Four workers on two cores: a fresh-clone run used the cores about 60 % of the time with three
-# (the page tests wait on Chromium and on the server more than they compute).
-E2E_WORKERS ?= 4
+# Three workers: four took as long on two cores (11 m 41 s against 11 m 10 s for fewer tests), the
+# phase is bound by the CPU Chromium and the debug server need.
+E2E_WORKERS ?= 3
 PYTEST       = GATHER_BIN=$(CURDIR)/.build/debug/gather $(PYTHON) -m pytest -q -p no:cacheprovider --durations=12
 
 run: deps-run release
