@@ -71,6 +71,7 @@ public enum SentenceKey: String, CaseIterable, Sendable, Codable {
     case cancelledGoal = "cancelled_goal", balancedTeams = "balanced_teams", setTimer = "set_timer"
     case startedTimer = "started_timer", pausedTimer = "paused_timer", resetTimer = "reset_timer"
     case endedGather = "ended_gather", cancelledGather = "cancelled_gather", fullTime = "full_time"
+    case restoredGoal = "restored_goal", changedKit = "changed_kit"
     case changedGather = "changed_gather"
     case createdTournament = "created_tournament", changedTournamentTeam = "changed_tournament_team"
     case startedMatch = "started_match", correctedResult = "corrected_result", cancelledTournament = "cancelled_tournament"

@@ -93,6 +93,11 @@ public enum ActivitySentence {
         case .cancelGoal(let seq):
             guard let scored = goal(seq), let side = scored.team else { return Sentence(.cancelledGoal) }
             return credited(.cancelledGoal, side, scored.playerId, scored.assistId)
+        case .restoreGoal(let seq):
+            guard let scored = goal(seq), let side = scored.team else { return Sentence(.restoredGoal) }
+            return credited(.restoredGoal, side, scored.playerId, scored.assistId)
+        case .setTeamColour(let side, _):
+            return Sentence(.changedKit, ["team": team(side)])
         case .balanceTeams:
             return Sentence(.balancedTeams)
         case .setTimer(let minutes, let seconds):
@@ -157,6 +162,8 @@ public enum ActivitySentence {
         case .namedScorer: return keyed ? "Named the scorer of a goal for \(text("team"))" + credit : "Named a scorer"
         case .clearedScorer: return "Cleared the scorer of a goal for \(text("team"))"
         case .cancelledGoal: return keyed ? "Cancelled a goal for \(text("team"))" + credit : "Cancelled a goal"
+        case .restoredGoal: return keyed ? "Restored a goal for \(text("team"))" + credit : "Restored a goal"
+        case .changedKit: return "Changed the kit colour of \(text("team"))"
         case .balancedTeams: return "Balanced the teams"
         case .setTimer:
             guard case .number(let minutes)? = sentence.params["minutes"],
@@ -212,7 +219,7 @@ public enum ActivitySentence {
     public static func pitch(of subjects: Set<Subject>) -> Int? {
         let pitches = Set(subjects.compactMap { subject -> Int? in
             switch subject {
-            case .player: nil
+            case .player, .tournamentMatch, .tournamentTeam, .tournamentSettings: nil
             case .pitch(let id), .score(let id, _), .teamName(let id, _), .timer(let id), .gather(let id),
                  .goal(let id, _): id
             @unknown default: nil

@@ -234,6 +234,29 @@ final class GroupAccountTests: XCTestCase {
 
     // MARK: - Who did what
 
+    /// A goal brought back and a kit colour changed say so, in every language, instead of the
+    /// generic "Changed the gather".
+    func testARestoredGoalAndAKitColourHaveSentencesOfTheirOwn() throws {
+        let group = try Group()
+        let h = group.harness
+        h.prepare(group.ann, id: "p1", ["kind": "addPlayer", "name": "Ann"])
+        h.prepare(group.ann, id: "p2", ["kind": "addPlayer", "name": "Bob"])
+        h.prepare(group.ann, id: "g", ["kind": "createGather", "playerIds": [1, 2]])
+        h.prepare(group.ann, id: "a1", ["kind": "assign", "playerId": 1, "to": "A"])
+        h.prepare(group.ann, id: "a2", ["kind": "assign", "playerId": 2, "to": "B"])
+        h.prepare(group.ann, id: "k", ["kind": "startGather"])
+        h.prepare(group.ann, id: "s", ["kind": "score", "team": "A", "delta": 1, "playerId": 1])
+        let goal = h.state.gather?.events.last?.seq ?? 0
+        h.prepare(group.ann, id: "c", ["kind": "cancelGoal", "seq": .int(goal)])
+        h.prepare(group.cid, id: "r", ["kind": "restoreGoal", "seq": .int(goal)])
+        h.prepare(group.cid, id: "kit", ["kind": "setTeamColour", "team": "B", "colour": "yellow"])
+        guard case .send(_, .activity(_, let items)) = group.account(group.ann, ["type": "activity", "limit": 2]).first
+        else { return XCTFail("no activity") }
+        XCTAssertEqual(items.map(\.sentence), [Sentence(.changedKit, ["team": .text("Team B")]),
+                                               Sentence(.restoredGoal, ["team": .text("Team A"), "scorer": .text("Ann")])])
+        XCTAssertEqual(items.map(\.summary), ["Changed the kit colour of Team B", "Restored a goal for Team A (Ann)"])
+    }
+
     func testActivityListsChangesNewestFirstWithWhoAndASentenceAndPagesBack() throws {
         let group = try Group()
         let h = group.harness
