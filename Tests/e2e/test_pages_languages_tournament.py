@@ -18,7 +18,7 @@ from gatherlib import PASSWORD, GatherServer, run
 from languages_support import ROOT, LanguageBrowser, catalogue, english_left, english_words
 from pages_support import ORGANISER, ann_and_bob_playing, organiser, perform as send, register_organiser
 from tournament_pages_support import (TEAMS8, add_pitches, connect_organiser, create_action, now_ms, perform, play,
-                                      venue_of_three_pitches)
+                                      running_late_day, venue_of_three_pitches)
 
 LANGUAGES = ["es", "pt", "fr", "de", "it"]
 TOURNAMENT = "Riverside Cup"
@@ -67,22 +67,8 @@ def tap(browser: LanguageBrowser, css: str):
 def day():
     """Eight teams on two of three pitches, planned 20 minutes ago: match 1 played, match 2 live
     (so pitch 2 runs late); two players on the roster."""
-    with GatherServer() as server:
-        register_organiser(server)
-
-        async def set_up():
-            live = await connect_organiser(server)
-            try:
-                pitches = await add_pitches(live, 3)
-                await perform(live, create_action(TEAMS8, 2, 2, pitches[:2], now_ms() - 20 * 60000, name=TOURNAMENT))
-                await play(live, 1, 2, 1)
-                await play(live, 2, 1, 0, end=False)
-                for name in ("Ann", "Bob"):
-                    await perform(live, {"kind": "addPlayer", "name": name, "age": 31, "skill": "amateur", "position": "striker"})
-                return live.snapshot["tournament"]
-            finally:
-                await live.close()
-        yield server, run(set_up())
+    with running_late_day(pitches=3, players=("Ann", "Bob"), name=TOURNAMENT) as day:
+        yield day
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -12,7 +12,8 @@ from selenium.webdriver.common.by import By
 from gatherlib import PASSWORD, GatherServer, run
 from pages_support import ORGANISER, Browser, register_organiser
 from tournament_pages_support import (TEAMS8, add_pitches, connect_organiser, create_action, match, now_ms, perform,
-                                      play, play_group_stage, play_knockout, venue_of_three_pitches)
+                                      play, play_group_stage, play_knockout, running_late_day,
+                                      venue_of_three_pitches)
 
 SHARE = 0.03  # the projector's smallest text, as a share of the screen's height
 
@@ -212,20 +213,8 @@ def test_the_organiser_creates_from_a_preview_starts_ends_and_corrects(venue, br
 def running_late():
     """Eight teams on two pitches, planned to start 20 minutes ago: match 1 played, the first match
     on pitch 2 live now (so the next on pitch 2 runs late)."""
-    with GatherServer() as server:
-        register_organiser(server)
-
-        async def set_up():
-            live = await connect_organiser(server)
-            try:
-                pitches = await add_pitches(live, 2)
-                await perform(live, create_action(TEAMS8, 2, 2, pitches, now_ms() - 20 * 60000))
-                await play(live, 1, 2, 1)
-                await play(live, 2, 1, 0, end=False)
-                return live.snapshot["tournament"]
-            finally:
-                await live.close()
-        yield server, run(set_up())
+    with running_late_day() as day:
+        yield day
 
 
 @pytest.mark.parametrize("width", (390, 360))

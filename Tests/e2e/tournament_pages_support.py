@@ -89,3 +89,30 @@ def venue_of_three_pitches():
                 await live.close()
         run(two_pitches())
         yield server
+
+
+@contextlib.contextmanager
+def running_late_day(pitches: int = 2, players: tuple[str, ...] = (), **create):
+    """Eight teams in 2 groups (2 through) on two pitches (of `pitches` added), planned to start 20
+    minutes ago: match 1 played 2–1, the first match on the second pitch live at 1–0 (so the next
+    there runs late); `players` added to the roster. Yields (server, the tournament as then)."""
+    from gatherlib import GatherServer, run
+    from pages_support import register_organiser
+
+    with GatherServer() as server:
+        register_organiser(server)
+
+        async def set_up():
+            live = await connect_organiser(server)
+            try:
+                added = await add_pitches(live, pitches)
+                await perform(live, create_action(TEAMS8, 2, 2, added[:2], now_ms() - 20 * 60000, **create))
+                await play(live, 1, 2, 1)
+                await play(live, 2, 1, 0, end=False)
+                for name in players:
+                    await perform(live, {"kind": "addPlayer", "name": name, "age": 31, "skill": "amateur",
+                                         "position": "striker"})
+                return live.snapshot["tournament"]
+            finally:
+                await live.close()
+        yield server, run(set_up())
