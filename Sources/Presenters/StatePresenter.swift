@@ -6,12 +6,12 @@ public enum StatePresenter {
     public static func json(_ state: GatherState, now: Int64, protocol wire: WireProtocol = .v1) -> JSONValue {
         var members: [String: JSONValue] = [
             "players": .array(state.players.map(json)),
-            "pitches": .array(state.pitches.map { json($0, now: now) }),
+            "pitches": .array(state.pitches.map { json($0, now: now, protocol: wire) }),
             "history": .array(state.history.map(json)),
             "tournament": TournamentPresenter.json(state.tournament),
         ]
         if wire == .v1 {
-            members["gather"] = state.pitch(Pitch.firstID)?.gather.map { json($0, now: now) } ?? .null
+            members["gather"] = state.pitch(Pitch.firstID)?.gather.map { json($0, now: now, protocol: wire) } ?? .null
         }
         return .object(members)
     }
@@ -34,11 +34,14 @@ public enum StatePresenter {
          "goals": .int(stats.goals), "assists": .int(stats.assists)]
     }
 
-    public static func json(_ timer: MatchTimer, now: Int64) -> JSONValue {
+    /// A running timer's `remainingMs`: in gather.v1 (and in ticks) the time left now; in gather.v2 the
+    /// time left when it last started, so that a goal's patch does not replace the `remainingMs` of
+    /// every running clock of the venue (docs/PROTOCOL.md §10: clients count down from `endsAt`).
+    public static func json(_ timer: MatchTimer, now: Int64, protocol wire: WireProtocol = .v1) -> JSONValue {
         var members: [String: JSONValue] = [
             "status": .string(timer.status.rawValue),
             "durationSeconds": .int(timer.durationSeconds),
-            "remainingMs": .int(timer.remainingMs(at: now)),
+            "remainingMs": .int(wire == .v2 ? timer.remainingMs : timer.remainingMs(at: now)),
         ]
         if timer.status == .running, let endsAt = timer.endsAt { members["endsAt"] = .int(Int(endsAt)) }
         return .object(members)
@@ -64,8 +67,9 @@ public enum StatePresenter {
 
     // MARK: - Parts of a pitch
 
-    private static func json(_ pitch: Pitch, now: Int64) -> JSONValue {
-        ["id": .int(pitch.id), "name": .string(pitch.name), "gather": pitch.gather.map { json($0, now: now) } ?? .null,
+    private static func json(_ pitch: Pitch, now: Int64, protocol wire: WireProtocol) -> JSONValue {
+        ["id": .int(pitch.id), "name": .string(pitch.name),
+         "gather": pitch.gather.map { json($0, now: now, protocol: wire) } ?? .null,
          "lastResult": pitch.lastResult.map(lastResult) ?? .null]
     }
 
@@ -95,14 +99,14 @@ public enum StatePresenter {
     }
 
     /// `match` only on a tournament match's gather.
-    private static func json(_ gather: ActiveGather, now: Int64) -> JSONValue {
+    private static func json(_ gather: ActiveGather, now: Int64, protocol wire: WireProtocol) -> JSONValue {
         var members: [String: JSONValue] = [
             "id": .string(gather.id),
             "phase": .string(gather.phase.rawValue),
             "teams": ["A": json(gather.teamA, .A), "B": json(gather.teamB, .B)],
             "bench": .array(gather.bench.map(JSONValue.int)),
             "score": json(gather.score),
-            "timer": json(gather.timer, now: now),
+            "timer": json(gather.timer, now: now, protocol: wire),
             "events": .array(gather.events.map(json)),
         ]
         if let match = gather.match { members["match"] = TournamentPresenter.json(match) }

@@ -61,8 +61,7 @@ final class JSONPatchGoalSizeTests: XCTestCase {
         let beforeJSON = StatePresenter.json(before, now: beforeAt, protocol: .v2)
         let afterJSON = StatePresenter.json(after, now: goalAt, protocol: .v2)
         let operations = JSONPatch.diff(from: beforeJSON, to: afterJSON)
-        XCTAssertEqual(operations.map(\.path), ["/pitches/0/gather/events/-", "/pitches/0/gather/score/A",
-                                                "/pitches/0/gather/timer/remainingMs"])
+        XCTAssertEqual(operations.map(\.path), ["/pitches/0/gather/events/-", "/pitches/0/gather/score/A"])
         XCTAssertEqual(try JSONPatch.apply(operations, to: beforeJSON), afterJSON)
 
         let patchBytes = JSONWriter.bytes(.array(operations.map(\.json))).count
@@ -71,5 +70,44 @@ final class JSONPatchGoalSizeTests: XCTestCase {
         print("gather.v2 goal patch: \(patchBytes) bytes of ops (\(message) as a message); the snapshot: \(snapshotBytes) bytes")
         XCTAssertLessThanOrEqual(patchBytes, 512)
         XCTAssertGreaterThan(snapshotBytes, 8 * patchBytes, "the state must be big enough for the comparison to mean something")
+    }
+
+    /// A tournament day runs a clock on every pitch: a goal on one of eight is that pitch's event and
+    /// score, not also the `remainingMs` of seven other clocks (≈ 70 B each, to every spectator), and a
+    /// version's gather.v2 state is the same whenever it is rendered (a snapshot made on demand later
+    /// equals the one made at the publication), while gather.v1 still says the time left now.
+    func testAGoalOnOneOfEightRunningPitchesPatchesOnlyThatPitch() throws {
+        var before = Self.midMatch()
+        let running = before.pitches[0].gather!
+        before.pitches = (1...8).map { id in
+            var gather = running
+            gather.id = "g-2025-11-22-\(id)"
+            gather.timer = MatchTimer(status: .running, durationSeconds: 600, remainingMs: 600_000 - id * 1_000,
+                                      endsAt: Self.kickOff + 600_000 + Int64(id) * 7_000)
+            return Pitch(id: id, name: "Pitch \(id)", gather: gather)
+        }
+        before.nextPitchID = 9
+        let beforeAt = Self.kickOff + 120_000
+        var after = before
+        let goalAt = beforeAt + 2_345
+        let applied = GatherRules.apply(.onPitch(5, .score(.B, delta: 1, scorer: 14, assist: nil)), to: &after,
+                                        context: ActionContext(now: goalAt, by: "organiser1"))
+        guard case .success = applied else { return XCTFail("the goal was refused: \(applied)") }
+
+        let beforeJSON = StatePresenter.json(before, now: beforeAt, protocol: .v2)
+        let afterJSON = StatePresenter.json(after, now: goalAt, protocol: .v2)
+        let operations = JSONPatch.diff(from: beforeJSON, to: afterJSON)
+        XCTAssertEqual(operations.map(\.path), ["/pitches/4/gather/events/-", "/pitches/4/gather/score/B"])
+        XCTAssertEqual(try JSONPatch.apply(operations, to: beforeJSON), afterJSON)
+        XCTAssertEqual(StatePresenter.json(after, now: goalAt + 61_000, protocol: .v2), afterJSON,
+                       "a version's gather.v2 state does not change with the time it is rendered at")
+
+        guard case .array(let pitches) = afterJSON["pitches"], pitches.count == 8 else { return XCTFail("eight pitches") }
+        let timer = try XCTUnwrap(pitches[4]["gather"]?["timer"])
+        XCTAssertEqual(timer, ["status": "running", "durationSeconds": 600, "remainingMs": 595_000,
+                               "endsAt": .int(Int(Self.kickOff) + 600_000 + 35_000)],
+                       "the time left when the clock last started, and the end it counts down to")
+        let v1Timer = StatePresenter.json(after, now: goalAt, protocol: .v1)["gather"]?["timer"]?["remainingMs"]
+        XCTAssertEqual(v1Timer, .int(600_000 + 7_000 - 120_000 - 2_345), "gather.v1: pitch 1's time left now")
     }
 }
