@@ -200,6 +200,17 @@ struct ConnectionMachine {
         return .frames(frames)
     }
 
+    /// What a write outside lws's writable turn sends: frames only, or nothing. nil when a close
+    /// or a ping waits, which is written in the turn (from lws's callback, where -1 closes).
+    mutating func framesToWriteNow(_ shared: SharedFrames) -> WriteStep? {
+        guard closing == nil, !pingDue else { return nil }
+        return writable(shared)
+    }
+
+    /// `wantsWritable`, asked in place: the Transport asks it after every write, and a
+    /// non-mutating call on the machine a connection object holds copies the whole machine.
+    mutating func wantsAnotherTurn(_ shared: SharedFrames) -> Bool { wantsWritable(shared) }
+
     /// Whether another writable turn is wanted.
     func wantsWritable(_ shared: SharedFrames) -> Bool {
         closing != nil || pingDue || outbox.hasPending(shared)

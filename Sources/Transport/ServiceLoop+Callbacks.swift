@@ -70,7 +70,7 @@ extension ServiceLoop {
             drainedConnectionClosed()
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             let (deliveries, stopping) = takeHandOff()
-            live.apply(deliveries, stopping: stopping, context: lws_get_context(wsi), protocols: liveProtocols)
+            live.apply(deliveries, stopping: stopping)
             if live.draining { finishIfDrained() }
         case LWS_CALLBACK_WSI_DESTROY:
             admission.destroyed(wsi)

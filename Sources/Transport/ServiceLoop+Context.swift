@@ -147,11 +147,9 @@ extension ServiceLoop {
                           rx_buffer_size: Self.receiveBufferBytes, id: 0, user: nil,
                           tx_packet_size: Self.largestSendBytes)
         }
-        let list = storage.protocolList([
+        return storage.protocolList([
             lws_protocols(name: storage.cString("http"), callback: httpCallbackThunk,
                           per_session_data_size: 0, rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0),
         ] + live)
-        liveProtocols = (1...live.count).map { list + $0 }
-        return list
     }
 }

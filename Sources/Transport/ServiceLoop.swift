@@ -37,8 +37,6 @@ final class ServiceLoop {
     let storage = LWSContextStorage()
     /// The plain-HTTP listener for spectators, when there is one.
     var spectatorVhost: OpaquePointer?
-    /// The WebSocket protocols (gather.v2, gather.v1), to wake every connection of each.
-    var liveProtocols: [UnsafePointer<lws_protocols>] = []
     /// Why OpenSSL refused the TLS listener's settings, stashed by the lws callback that applies them.
     var tlsSetupFailure: TLSPolicy.Failure?
 

@@ -10,10 +10,17 @@ final class OutboxTests: XCTestCase {
         SharedState(version: version, v1Snapshot: frame("snapshot \(version)"), v2Snapshot: frame("v2 snapshot \(version)"))
     }
 
-    private func drain(_ outbox: inout Outbox, _ shared: SharedFrames) -> [String] {
+    /// Every frame `next` gives, in order; at each step `hasPending` must have said whether one comes.
+    private func drain(_ outbox: inout Outbox, _ shared: SharedFrames,
+                       file: StaticString = #filePath, line: UInt = #line) -> [String] {
         var sent: [String] = []
         for _ in 0..<100 {
-            guard case .frame(let next) = outbox.next(shared) else { break }
+            let pending = outbox.hasPending(shared)
+            guard case .frame(let next) = outbox.next(shared) else {
+                XCTAssertFalse(pending, "hasPending said a frame waits after \(sent)", file: file, line: line)
+                break
+            }
+            XCTAssertTrue(pending, "hasPending missed \(String(decoding: next.bytes, as: UTF8.self))", file: file, line: line)
             sent.append(String(decoding: next.bytes, as: UTF8.self))
         }
         return sent
