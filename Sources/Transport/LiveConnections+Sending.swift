@@ -91,12 +91,18 @@ extension LiveConnections {
 
     /// What was just published goes out now, written from here, to every connection that can
     /// take it, instead of after a writable turn per connection: that turn cost two `epoll_ctl`
-    /// calls and a wake-up per connection per message (18% of a relay's CPU under `perf`). lws
-    /// keeps what the socket does not take and asks for the writable turn itself, so a connection
-    /// with bytes still buffered is left to that turn; a close or a ping waits for its turn too.
+    /// calls and a wake-up per connection per message (18% of a relay's CPU under `perf`).
+    /// `lws_send_pipe_choked` (one `poll` of the socket, nothing buffered in lws) is the very test
+    /// lws's writable turn passes, so a phone that stops reading is written to exactly as before:
+    /// nothing once its socket stops being writable, then the newest snapshot when it reads
+    /// again. A choked connection, a close or a ping waits for the turn.
     private func writeToEveryConnectionNow() {
         let shared = shared
-        for connection in connections.values where lws_partial_buffered(connection.wsi) == 0 {
+        for connection in connections.values where connection.machine.wantsAnotherTurn(shared) {
+            guard lws_send_pipe_choked(connection.wsi) == 0 else {
+                lws_callback_on_writable(connection.wsi)
+                continue
+            }
             let versionBefore = connection.machine.outbox.sentVersion
             guard let step = connection.machine.framesToWriteNow(shared) else {
                 lws_callback_on_writable(connection.wsi)
