@@ -7,9 +7,11 @@ the server generated.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import http.client
 import json
 import os
+import shutil
 import signal
 import ssl
 import subprocess
@@ -86,15 +88,36 @@ class TemporaryProcess:
         self.cleanup()
 
 
+# The certificates the first server of this test process generated, given to every later server
+# that was not handed a folder of its own: Chromium trusts a server by its key's SPKI pin, fixed
+# when Chromium starts, so servers sharing one key let one browser serve many tests
+# (pages_support's pool), and no server spends its start-up making keys.
+_SHARED_CERTIFICATES: str | None = None
+
+
+def _keep_certificates(cert_dir: str):
+    global _SHARED_CERTIFICATES
+    if _SHARED_CERTIFICATES is not None or not os.path.exists(os.path.join(cert_dir, "server.pem")):
+        return
+    kept = tempfile.mkdtemp(prefix="gather-e2e-certs-")
+    atexit.register(shutil.rmtree, kept, True)
+    for name in os.listdir(cert_dir):
+        shutil.copy2(os.path.join(cert_dir, name), kept)
+    _SHARED_CERTIFICATES = kept
+
+
 class GatherServer(TemporaryProcess):
-    """One real `gather serve` process on loopback."""
+    """One real `gather serve` process on loopback. Without a `cert_dir` it starts with the
+    certificates the first such server of this test process generated (`fresh_certificates`:
+    its own, as a first start on a new machine makes them)."""
 
     def __init__(self, data_dir: str | None = None, cert_dir: str | None = None, port: int | None = None,
                  invite_code: str | None = INVITE, extra_args: tuple[str, ...] = (), spectator_door: bool = False,
-                 env: dict | None = None):
+                 env: dict | None = None, fresh_certificates: bool = False):
         self._tmp = tempfile.TemporaryDirectory(prefix="gather-e2e-")
         self.data_dir = data_dir or os.path.join(self._tmp.name, "data")
         self.cert_dir = cert_dir or os.path.join(self._tmp.name, "certs")
+        self.shares_certificates = cert_dir is None and not fresh_certificates
         # 0 until the first start: the server picks a free port and prints it; a restart on the
         # same folders reuses it, so pages and clients find the server where it was.
         self.port = port or 0
@@ -120,6 +143,10 @@ class GatherServer(TemporaryProcess):
                 "--spectator-port", "auto" if self.spectator_door else "0", *self.extra_args]
         self.arguments = args
         self.output, self.errors = [], []
+        if self.shares_certificates and _SHARED_CERTIFICATES and not os.path.exists(self.cert_dir):
+            os.makedirs(self.cert_dir, mode=0o700)
+            for name in os.listdir(_SHARED_CERTIFICATES):
+                shutil.copy2(os.path.join(_SHARED_CERTIFICATES, name), self.cert_dir)
         def on_line(line: str) -> bool:
             if line.startswith("gather: spectator port"):
                 self.spectator_port = int(line.rsplit(" ", 1)[1])
@@ -129,6 +156,8 @@ class GatherServer(TemporaryProcess):
             return False
         self.process = spawn_until_ready(args, on_line, self.output, self.errors, timeout, "gather", interval=0.1,
                                          cwd=self._tmp.name, env={**os.environ, **self.env} if self.env else None)
+        if self.shares_certificates:
+            _keep_certificates(self.cert_dir)
         return self
 
     def stop(self, sig: int = signal.SIGINT, timeout: float = 10) -> int | None:

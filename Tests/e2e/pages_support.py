@@ -11,6 +11,7 @@ protocol (a window of that size would lose the height of the browser's own bars)
 from __future__ import annotations
 
 import asyncio
+import atexit
 import base64
 import hashlib
 import os
@@ -19,11 +20,13 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
 from selenium.webdriver.common.by import By
 import selenium_axe_python as axe_module
 from selenium_axe_python import Axe
@@ -57,6 +60,69 @@ def chromedriver_binary() -> str:
     raise RuntimeError("chromedriver is not installed (make test installs Debian's chromium-driver)")
 
 
+# A closed Browser's Chromium waits here for the next Browser of the same size, language and
+# trusted key, instead of quitting: one start costs about 3 s of CPU (5 starts with a page load
+# 8.9 s, 5 loads in one browser 1.7 s), and Chromium was 73% of the parallel phase's CPU. Tests
+# do not see each other's pages: on closing, the page is left for a blank one (its WebSockets and
+# timers end) and everything stored for each origin it visited (storage, service workers, caches,
+# cookies) is cleared, with its history. A Browser that changed the browser itself (a DevTools
+# command other than the reads below, a dialog left open, a second window) quits instead.
+# `GATHER_E2E_FRESH_BROWSERS=1` starts a Chromium for every Browser.
+_IDLE_CHROMIUMS: list[tuple] = []  # (kind, driver, profile), the most recently closed last
+_IDLE_AT_MOST = 4  # about 150 MB each, per test process
+READ_ONLY_DEVTOOLS = frozenset({"Page.getLayoutMetrics", "Page.captureScreenshot", "Page.getAppManifest",
+                                "Page.getInstallabilityErrors"})
+
+
+def _quit(driver, profile):
+    try:
+        driver.quit()
+    finally:
+        profile.cleanup()
+
+
+@atexit.register
+def _quit_idle_chromiums():
+    while _IDLE_CHROMIUMS:
+        _quit(*_IDLE_CHROMIUMS.pop()[1:])
+
+
+def _idle_chromium(kind: tuple):
+    """The most recently closed Chromium of this kind, taken out of the pool, or None."""
+    if os.environ.get("GATHER_E2E_FRESH_BROWSERS") == "1":
+        return None
+    for index in range(len(_IDLE_CHROMIUMS) - 1, -1, -1):
+        if _IDLE_CHROMIUMS[index][0] == kind:
+            return _IDLE_CHROMIUMS.pop(index)[1:]
+    return None
+
+
+def _left_clean(driver) -> bool:
+    """Whether a Chromium can serve another test: no dialog open, one window, now on a blank page
+    (which closes the old page's WebSockets and timers), nothing kept for the origins it visited,
+    its console read."""
+    try:
+        visited = {f"{url.scheme}://{url.netloc}" for url in
+                   (urlsplit(entry["url"]) for entry in driver.gather_devtools("Page.getNavigationHistory", {})["entries"])
+                   if url.scheme in ("http", "https")}
+        for _ in range(2):  # before leaving the page, and after (a dialog asked on leaving)
+            try:
+                driver.switch_to.alert
+                return False
+            except NoAlertPresentException:
+                pass
+            if len(driver.window_handles) != 1:
+                return False
+            driver.get("about:blank")
+        for origin in visited:
+            driver.gather_devtools("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        driver.gather_devtools("Page.resetNavigationHistory", {})
+        driver.get_log("browser")
+        return True
+    except WebDriverException:
+        return False
+
+
 class Browser:
     """One headless Chromium with its own profile, sized like a phone or a projector."""
 
@@ -65,13 +131,27 @@ class Browser:
         Accept-Language it sends); the default is Chromium's own."""
         mobile = width < 500 if mobile is None else mobile
         self.width, self.height, self.mobile = width, height, mobile
-        self.profile = tempfile.TemporaryDirectory(prefix="gather-chromium-")
+        self.server = server
+        pin = spki_pin(os.path.join(server.cert_dir, 'server.pem'))
+        self._kind = (pin, width, height, mobile, language)
+        self._changed_the_browser = self._closed = False
+        self.driver, self.profile = _idle_chromium(self._kind) or self._start(pin, width, height, mobile, language)
+        read = self.driver.gather_devtools
+        def devtools(command: str, arguments: dict):
+            if command not in READ_ONLY_DEVTOOLS:
+                self._changed_the_browser = True
+            return read(command, arguments)
+        self.driver.execute_cdp_cmd = devtools
+
+    @staticmethod
+    def _start(pin: str, width: int, height: int, mobile: bool, language: str | None):
+        profile = tempfile.TemporaryDirectory(prefix="gather-chromium-")
         options = webdriver.ChromeOptions()
         options.binary_location = chromium_binary()
         for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                          "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                         f"--user-data-dir={self.profile.name}", f"--window-size={width},{height}",
-                         f"--ignore-certificate-errors-spki-list={spki_pin(os.path.join(server.cert_dir, 'server.pem'))}"):
+                         f"--user-data-dir={profile.name}", f"--window-size={width},{height}",
+                         f"--ignore-certificate-errors-spki-list={pin}"):
             options.add_argument(argument)
         if language is not None:
             options.add_argument(f"--lang={language}")
@@ -80,12 +160,13 @@ class Browser:
             options.add_experimental_option("mobileEmulation", {
                 "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0}})
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service(chromedriver_binary()), options=options)
-        self.driver.set_page_load_timeout(20)
+        driver = webdriver.Chrome(service=Service(chromedriver_binary()), options=options)
+        driver.set_page_load_timeout(20)
         if not mobile:
-            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
                 "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-        self.server = server
+        driver.gather_devtools = driver.execute_cdp_cmd
+        return driver, profile
 
     def open(self, path: str):
         self.driver.get(self.server.base_url + path)
@@ -185,10 +266,16 @@ class Browser:
         return self
 
     def close(self):
-        try:
-            self.driver.quit()
-        finally:
-            self.profile.cleanup()
+        if self._closed:
+            return  # closed twice (a test and its fixture): pooled once
+        self._closed = True
+        if (self._changed_the_browser or os.environ.get("GATHER_E2E_FRESH_BROWSERS") == "1"
+                or not _left_clean(self.driver)):
+            _quit(self.driver, self.profile)
+            return
+        _IDLE_CHROMIUMS.append((self._kind, self.driver, self.profile))
+        if len(_IDLE_CHROMIUMS) > _IDLE_AT_MOST:
+            _quit(*_IDLE_CHROMIUMS.pop(0)[1:])
 
 
 CUT_CONTENT_SCRIPT = """

@@ -12,7 +12,8 @@ def test_serve_takes_its_own_certificate_under_both_spellings_and_helps_with_the
         pass_through = (os.path.join(made.cert_dir, "server.pem"), os.path.join(made.cert_dir, "server-key.pem"))
         made.stop()
         for names in (("--tls-cert", "--tls-key"), ("--cert", "--key")):
-            own = GatherServer(extra_args=(names[0], pass_through[0], names[1], pass_through[1]))
+            own = GatherServer(extra_args=(names[0], pass_through[0], names[1], pass_through[1]),
+                               fresh_certificates=True)  # an empty certificate folder, as on a new machine
             try:
                 own.start()
                 context = ssl.create_default_context(cafile=made.ca_path)
