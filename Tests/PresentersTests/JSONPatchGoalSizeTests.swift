@@ -49,20 +49,29 @@ final class JSONPatchGoalSizeTests: XCTestCase {
                            nextPlayerID: 23, nextPitchID: 3)
     }
 
-    func testAGoalInAGatherOf22PlayersIsAPatchOfAtMost512Bytes() throws {
-        let before = Self.midMatch()
-        let beforeAt = Self.kickOff + 1_800_000
-        var after = before
-        let goalAt = beforeAt + 1_500
-        let applied = GatherRules.apply(.onPitch(1, .score(.A, delta: 1, scorer: 9, assist: 10)), to: &after,
-                                        context: ActionContext(now: goalAt, by: "organiser1"))
-        guard case .success = applied else { return XCTFail("the goal was refused: \(applied)") }
+    private struct Refused: Error { let outcome: String }
 
-        let beforeJSON = StatePresenter.json(before, now: beforeAt, protocol: .v2)
-        let afterJSON = StatePresenter.json(after, now: goalAt, protocol: .v2)
+    /// A goal made by the rules at `madeAt`, and the gather.v2 patch to it from the state rendered
+    /// at `renderedAt` (checked to apply).
+    private func goal(_ action: Action, on before: GatherState, renderedAt: Int64, madeAt: Int64) throws
+        -> (after: GatherState, afterJSON: JSONValue, operations: [PatchOperation])
+    {
+        var after = before
+        let applied = GatherRules.apply(action, to: &after, context: ActionContext(now: madeAt, by: "organiser1"))
+        guard case .success = applied else { throw Refused(outcome: "\(applied)") }
+        let beforeJSON = StatePresenter.json(before, now: renderedAt, protocol: .v2)
+        let afterJSON = StatePresenter.json(after, now: madeAt, protocol: .v2)
         let operations = JSONPatch.diff(from: beforeJSON, to: afterJSON)
-        XCTAssertEqual(operations.map(\.path), ["/pitches/0/gather/events/-", "/pitches/0/gather/score/A"])
         XCTAssertEqual(try JSONPatch.apply(operations, to: beforeJSON), afterJSON)
+        return (after, afterJSON, operations)
+    }
+
+    func testAGoalInAGatherOf22PlayersIsAPatchOfAtMost512Bytes() throws {
+        let beforeAt = Self.kickOff + 1_800_000
+        let goalAt = beforeAt + 1_500
+        let (after, _, operations) = try goal(.onPitch(1, .score(.A, delta: 1, scorer: 9, assist: 10)),
+                                              on: Self.midMatch(), renderedAt: beforeAt, madeAt: goalAt)
+        XCTAssertEqual(operations.map(\.path), ["/pitches/0/gather/events/-", "/pitches/0/gather/score/A"])
 
         let patchBytes = JSONWriter.bytes(.array(operations.map(\.json))).count
         let message = MessagePresenter.bytes(.patch(from: 41, version: 42, operations: operations), protocol: .v2).count
@@ -88,17 +97,10 @@ final class JSONPatchGoalSizeTests: XCTestCase {
         }
         before.nextPitchID = 9
         let beforeAt = Self.kickOff + 120_000
-        var after = before
         let goalAt = beforeAt + 2_345
-        let applied = GatherRules.apply(.onPitch(5, .score(.B, delta: 1, scorer: 14, assist: nil)), to: &after,
-                                        context: ActionContext(now: goalAt, by: "organiser1"))
-        guard case .success = applied else { return XCTFail("the goal was refused: \(applied)") }
-
-        let beforeJSON = StatePresenter.json(before, now: beforeAt, protocol: .v2)
-        let afterJSON = StatePresenter.json(after, now: goalAt, protocol: .v2)
-        let operations = JSONPatch.diff(from: beforeJSON, to: afterJSON)
+        let (after, afterJSON, operations) = try goal(.onPitch(5, .score(.B, delta: 1, scorer: 14, assist: nil)),
+                                                      on: before, renderedAt: beforeAt, madeAt: goalAt)
         XCTAssertEqual(operations.map(\.path), ["/pitches/4/gather/events/-", "/pitches/4/gather/score/B"])
-        XCTAssertEqual(try JSONPatch.apply(operations, to: beforeJSON), afterJSON)
         XCTAssertEqual(StatePresenter.json(after, now: goalAt + 61_000, protocol: .v2), afterJSON,
                        "a version's gather.v2 state does not change with the time it is rendered at")
 
