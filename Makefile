@@ -13,8 +13,7 @@ PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch s
 .PHONY: run test build release deps-run deps-test deps-python unit-tests e2e-parallel e2e-timing e2e-mostly-waits bench clean
 
 # The e2e files run one per worker; the tests marked `timing` run afterwards, one at a time, with
-# only the `mostly_waits` ones (two kill-and-wait tests, then three minutes of a goal every 5 s
-# over a bad link) beside them, one at a time too.
+# only the `mostly_waits` one (three minutes of a goal every 5 s over a bad link) beside them.
 # Three workers: four took as long on two cores (11 m 41 s against 11 m 10 s for fewer tests), the
 # phase is bound by the CPU Chromium and the debug server need.
 E2E_WORKERS ?= 3

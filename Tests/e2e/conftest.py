@@ -2,9 +2,8 @@
 
 `make test` runs the suite in two phases: everything not marked `timing` in parallel (one
 worker per test file), then the `timing` tests, so that a test asserting a latency or a rate
-never shares the two cores with the rest of the suite. Only the `mostly_waits` tests run beside
-them, one at a time: a node of the hub killed, the leaf killed (processes restarted and waited
-for, bounds of 10 s), then the three-minute bad uplink (a goal every 5 s, bounds of a second).
+never shares the two cores with the rest of the suite. Only a `mostly_waits` test (the
+three-minute bad uplink: a goal every 5 s, bounds of a second) runs beside them.
 """
 import pytest
 
@@ -15,9 +14,8 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "timing: asserts a latency, a rate or a deadline; run alone in the serial phase of make test")
     config.addinivalue_line(
-        "markers", "mostly_waits: a timing test that spends most of its time waiting (for killed processes to "
-                   "come back, for goals over a slow link) with bounds of a second or more: make test runs these "
-                   "one at a time beside the other timing tests")
+        "markers", "mostly_waits: a timing test that spends minutes waiting (a goal every few seconds over a "
+                   "slow link) with bounds of a second or more: make test runs it beside the other timing tests")
 
 
 @pytest.fixture()
@@ -44,11 +42,6 @@ LONGEST_FIRST = ("test_pages_a11y.py", "test_pages_languages_tournament.py", "te
                  "test_hardening.py")
 
 
-# In the mostly-waits lane the two kill tests go first, beside the timing tests that count or
-# bound by seconds, and the bad uplink (bounds of a second) last, as before.
-WAITS_FIRST = ("test_hub_cluster.py", "test_leaf_dies.py")
-
-
 def pytest_collection_modifyitems(session, config, items):
-    rank = {name: index for index, name in enumerate(WAITS_FIRST + LONGEST_FIRST)}
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
