@@ -200,12 +200,9 @@ struct ConnectionMachine {
         return .frames(frames)
     }
 
-    /// What a write outside lws's writable turn sends: frames only, or nothing. nil when a close
-    /// or a ping waits, which is written in the turn (from lws's callback, where -1 closes).
-    mutating func framesToWriteNow(_ shared: SharedFrames) -> WriteStep? {
-        guard closing == nil, !pingDue else { return nil }
-        return writable(shared)
-    }
+    /// Whether a write outside lws's writable turn may carry what waits: frames only. A close or
+    /// a ping is written in the turn (from lws's callback, where -1 closes).
+    var waitsForFramesOnly: Bool { closing == nil && !pingDue }
 
     /// `wantsWritable`, asked in place: the Transport asks it after every write, and a
     /// non-mutating call on the machine a connection object holds copies the whole machine.

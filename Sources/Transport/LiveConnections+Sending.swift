@@ -99,17 +99,14 @@ extension LiveConnections {
     private func writeToEveryConnectionNow() {
         let shared = shared
         for connection in connections.values where connection.machine.wantsAnotherTurn(shared) {
-            guard lws_send_pipe_choked(connection.wsi) == 0 else {
+            // The machine first: a close or a ping needs the turn anyway, without a `poll`.
+            guard connection.machine.waitsForFramesOnly, lws_send_pipe_choked(connection.wsi) == 0 else {
                 lws_callback_on_writable(connection.wsi)
                 continue
             }
             let versionBefore = connection.machine.outbox.sentVersion
-            guard let step = connection.machine.framesToWriteNow(shared) else {
-                lws_callback_on_writable(connection.wsi)
-                continue
-            }
             // Outside a callback a failure cannot be answered with -1: lws closes it on its next turn.
-            if write(step, on: connection, from: versionBefore, shared: shared) < 0 {
+            if write(connection.machine.writable(shared), on: connection, from: versionBefore, shared: shared) < 0 {
                 lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
             }
         }
