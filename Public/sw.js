@@ -9,6 +9,9 @@
 //   organiser.html meets a new organiser.js only if a page loads in the milliseconds the files
 //   are being stored. An upgrade of the server reaches a phone the next time the page is opened
 //   after one visit with the network up (test_service_worker.py checks this).
+// - Refreshed only when the pages changed: the server's /api/shell-version.json (a digest of its
+//   pages folder) is kept beside the shell, so an open with nothing new costs one small request
+//   instead of fetching every file (660 KB) again. A server without it: every file, as before.
 // - A new sw.js (this file changes) installs a fresh copy of the shell before it takes over.
 //
 // Only the files listed in SHELL are ever answered from or stored in the cache. Everything else
@@ -22,7 +25,9 @@
 // page reopened offline keeps its reader's language.
 // v7: the tournament's views (tournament*.js, organiser-tournament*.js, spectator-tournament.js,
 // scoreboard-tournament.js) and a new organiser.html.
-const CACHE = "gather-shell-v7";
+// v8: the shell's version is kept beside it (/api/shell-version.json).
+const CACHE = "gather-shell-v8";
+const VERSION = "/api/shell-version.json";
 const SHELL = [
   "/", "/organiser.html", "/scoreboard.html", "/trust.html",
   "/css/app.css", "/css/scoreboard.css",
@@ -49,7 +54,7 @@ let refreshing = null; // the refresh under way, if any
 let refreshAgain = false; // asked for while one was under way: its files may predate the request
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL.map(fresh))).then(() => self.skipWaiting()));
+  event.waitUntil(installShell().then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -98,8 +103,26 @@ function requestRefresh() {
   return refreshing;
 }
 
-/** Fetches every shell file, then stores them all; one failure keeps the old shell untouched. */
+/**
+ * The whole shell, then the version read before it: pages changed while the files were fetched
+ * are fetched again on the next open.
+ */
+async function installShell() {
+  const version = await serverVersion();
+  const cache = await caches.open(CACHE);
+  await cache.addAll(SHELL.map(fresh));
+  await keepVersion(cache, version);
+}
+
+/**
+ * Fetches every shell file, then stores them all; one failure keeps the old shell untouched.
+ * Nothing at all when the server's pages are the version the phone already holds.
+ */
 async function refreshShell() {
+  const version = await serverVersion();
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(VERSION);
+  if (version !== null && kept && (await kept.text()) === version) return;
   let responses;
   try {
     responses = await Promise.all(SHELL.map((path) => fetch(fresh(path))));
@@ -107,8 +130,23 @@ async function refreshShell() {
     return; // offline: keep what we have
   }
   if (!responses.every((response) => response.ok && !response.redirected)) return;
-  const cache = await caches.open(CACHE);
   await Promise.all(SHELL.map((path, index) => cache.put(path, responses[index])));
+  await keepVersion(cache, version);
+}
+
+/** The server's pages version, or null (offline, or a server that has no such endpoint). */
+async function serverVersion() {
+  try {
+    const response = await fetch(fresh(VERSION));
+    return response.ok ? await response.text() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stored after the files it describes; an unknown version is forgotten, so the next open refreshes. */
+function keepVersion(cache, version) {
+  return version === null ? cache.delete(VERSION) : cache.put(VERSION, new Response(version));
 }
 
 /** Past the browser's HTTP cache: the server answers `Cache-Control: no-cache` without validators. */

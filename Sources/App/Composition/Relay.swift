@@ -23,7 +23,7 @@ enum Relay {
                                                      streamName: options.streamName, relayID: options.relayID,
                                                      venueKey: options.venueKey),
             logger: logger, deliver: { transport.server?.deliver($0) })
-        let routes = RelayRoutes(venue: options.venue, stream: stream)
+        let routes = RelayRoutes(venue: options.venue, stream: stream, shell: ShellVersion(root: options.publicDirectory))
 
         let tls = options.certificatePath.flatMap { certificate in
             options.privateKeyPath.map { TLSListener(port: options.port, certificatePath: certificate, privateKeyPath: $0) }
@@ -76,12 +76,15 @@ enum Relay {
     }
 }
 
-/// The relay's one dynamic endpoint: `/healthz` (no database, so no `/api/*`).
+/// The relay's dynamic endpoints: `/healthz`, and the pages' version for the service worker
+/// (no database, so no other `/api/*`).
 struct RelayRoutes: Sendable {
     let venue: VenueName
     let stream: RelayStream
+    let shell: ShellVersion
 
     func respond(to request: HTTPRequest) -> HTTPResponse? {
+        if request.path == "/api/shell-version.json" { return shell.response() }
         guard request.path == "/healthz" else { return nil }
         let health = stream.reading()
         let now = RelayStream.nowMs()

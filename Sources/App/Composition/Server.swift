@@ -114,7 +114,8 @@ enum Server {
                                 streamMetrics: { VenueStream.metricsText(publisher) },
                                 caCertificate: caCertificate,
                                 caFingerprint: caCertificate == nil ? nil : certificates.fingerprintSHA256, links: links,
-                                metricsReaders: settings.metricsReaders)
+                                metricsReaders: settings.metricsReaders,
+                                shell: ShellVersion(root: settings.publicDirectory))
         var configuration = TransportConfiguration(
             host: settings.host, port: settings.port,
             certificatePath: certificates.certificatePath, privateKeyPath: certificates.privateKeyPath,

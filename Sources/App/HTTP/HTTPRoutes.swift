@@ -21,6 +21,8 @@ struct HTTPRoutes: Sendable {
     let links: ServerLinks
     /// Who may read `/metrics` besides loopback (`--metrics-from`).
     let metricsReaders: [AddressRange]
+    /// The pages folder's version for the service worker (nil: no such endpoint).
+    var shell: ShellVersion? = nil
 
     func respond(to request: HTTPRequest) -> HTTPResponse? {
         switch request.path {
@@ -64,6 +66,8 @@ struct HTTPRoutes: Sendable {
             return HTTPResponse(status: 200, contentType: "application/x-x509-ca-cert", body: caCertificate,
                                 extraHeaders: [("Content-Disposition",
                                                 "attachment; filename=\"\(Self.caFileName)\"")])
+        case "/api/shell-version.json":
+            return shell?.response()
         case "/api/join.json":
             // What the projector prints beside its QR code, for people whose camera will not scan.
             return json(Array(links.joinJSON.utf8))
