@@ -16,6 +16,9 @@ def handshake(server, path: str = "/live", subprotocol: str | None = "gather.v1"
     `source` is the loopback address to connect from (another phone, as far as the server can tell)."""
     raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     raw.settimeout(10)
+    # As browsers and asyncio do: without it the request, written right after TLS's Finished,
+    # waits for the server's delayed ACK, 40 ms a handshake (49 ms against 4 ms on loopback).
+    raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     for level, option, value in socket_options:
         raw.setsockopt(level, option, value)
     if source:
