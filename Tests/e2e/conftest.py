@@ -1,9 +1,11 @@
 """Shared pytest settings for the end-to-end suite.
 
 `make test` runs the suite in two phases: everything not marked `timing` in parallel (one
-worker per test file), then the `timing` tests, so that a test asserting a latency or a rate
-never shares the two cores with the rest of the suite. Only a `mostly_waits` test (the
-three-minute bad uplink: a goal every 5 s, bounds of a second) runs beside them.
+worker per test file, at nice 10), then the `timing` tests one at a time, so that a test
+asserting a latency or a rate never shares the two cores with the rest of the suite at equal
+priority. The `mostly_waits` test (the three-minute bad uplink: a goal every 5 s, bounds of a
+second) runs at normal priority beside the parallel phase; the unit tests run at nice 19 beside
+the timing tests.
 """
 import pytest
 

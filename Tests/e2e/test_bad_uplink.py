@@ -5,8 +5,9 @@ connections) for 10 s every 30 s. Three minutes of a match with a goal every 5 s
 at the venue stay under 1 s, every version reaches the relays' followers in order, the link-lost
 notice appears and clears, and press → follower while the link is up is reported.
 
-Timing: marked `timing` and `mostly_waits`: make test runs it in the timing phase, beside the other
-timing tests (it presses a goal every 5 s and otherwise waits; its bounds are a second and more)."""
+Timing: marked `timing` and `mostly_waits`: make test runs it at normal CPU priority beside the
+parallel phase, which runs at nice 10 (it presses a goal every 5 s and otherwise waits; its bounds
+are a second and more)."""
 import asyncio
 import time
 
