@@ -4,7 +4,8 @@ import GatherTransport
 
 /// The dynamic HTTP endpoints of docs/PROTOCOL.md. They run on the Transport's service thread,
 /// which also fans out to every phone, so each answer is something already made: locked
-/// counters, exports rendered by the Coordinator when a gather ends, files read at start.
+/// counters, exports rendered by the Coordinator when a gather ends, files read at start (and
+/// the pages' version: a `stat` per file of the pages folder, no read).
 struct HTTPRoutes: Sendable {
     let metrics: CoordinatorMetrics
     let exports: ExportDocuments
