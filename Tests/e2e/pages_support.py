@@ -26,7 +26,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import serialization
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoAlertPresentException, WebDriverException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 import selenium_axe_python as axe_module
 from selenium_axe_python import Axe
@@ -179,10 +179,23 @@ class Browser:
         return self.driver.find_element(By.CSS_SELECTOR, css)
 
     def text(self, css: str) -> str:
-        return self.find(css).text
+        """The element's text; found again if the page re-rendered it between finding and reading."""
+        return self._read(css, lambda element: element.text)
+
+    def _read(self, css: str, read):
+        for _ in range(2):
+            try:
+                return read(self.find(css))
+            except StaleElementReferenceException:
+                pass  # replaced by a newer render (a patch, a tick): read the new one
+        return read(self.find(css))
 
     def wait(self, predicate, timeout: float = 10, what: str = "condition"):
-        deadline = time.monotonic() + timeout
+        """Polls `predicate` until it is truthy: every 50 ms for the first second (the latency bounds
+        the tests measure through it are a second or less), then every 250 ms: a poll costs Chromium
+        about 20 ms of CPU, and a test waiting for a clock to run down polled for tens of seconds."""
+        started = time.monotonic()
+        deadline = started + timeout
         last_error = None
         while time.monotonic() < deadline:
             try:
@@ -191,7 +204,7 @@ class Browser:
                     return value
             except Exception as error:  # the element may not exist yet
                 last_error = error
-            time.sleep(0.05)
+            time.sleep(0.05 if time.monotonic() - started < 1 else 0.25)
         raise TimeoutError(f"timed out waiting for {what} ({last_error})")
 
     def wait_text(self, css: str, expected: str, timeout: float = 10):
@@ -199,7 +212,7 @@ class Browser:
 
     def content(self, css: str) -> str:
         """Text of an element even while it is hidden (another tab)."""
-        return self.find(css).get_attribute("textContent")
+        return self._read(css, lambda element: element.get_attribute("textContent"))
 
     def click(self, css: str):
         self.find(css).click()
