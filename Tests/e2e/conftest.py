@@ -3,9 +3,9 @@
 `make test` runs the suite in two phases: everything not marked `timing` in parallel (one
 worker per test file, at nice 10), then the `timing` tests one at a time, so that a test
 asserting a latency or a rate never shares the two cores with the rest of the suite at equal
-priority. The `mostly_waits` test (the three-minute bad uplink: a goal every 5 s, bounds of a
-second) runs at normal priority beside the parallel phase; the unit tests run at nice 19 beside
-the timing tests.
+priority. The `mostly_waits` tests (the three-minute bad uplink, the hub node, leaf and venue
+killed mid-match: a few seconds of CPU each, bounds of a second and more) run one at a time at
+normal priority beside the parallel phase; the unit tests run at nice 19 beside the timing tests.
 """
 import pytest
 
@@ -16,8 +16,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "timing: asserts a latency, a rate or a deadline; run alone in the serial phase of make test")
     config.addinivalue_line(
-        "markers", "mostly_waits: a timing test that spends minutes waiting (a goal every few seconds over a "
-                   "slow link) with bounds of a second or more: make test runs it beside the other timing tests")
+        "markers", "mostly_waits: a timing test that mostly waits (a goal every few seconds over a slow link, a "
+                   "process killed and back) with bounds of a second or more and a few seconds of CPU: make test "
+                   "runs these one at a time at normal priority beside the parallel phase (nice 10)")
 
 
 @pytest.fixture()

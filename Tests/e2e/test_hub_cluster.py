@@ -95,6 +95,7 @@ def what_followers_saw(what: str, killed_at: float, match: Match, followers: lis
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_a_hub_node_killed_mid_match_followers_never_go_back_and_the_mirror_keeps_every_version():
     certs = Certificates()
     nodes = hub_of_three(certs)

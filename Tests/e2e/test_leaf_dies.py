@@ -20,6 +20,7 @@ GOAL_EVERY = 0.5
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_the_leaf_killed_mid_match_the_pitch_plays_on_and_followers_catch_up_when_it_is_back():
     certs = Certificates()
     hub = single_hub(certs)

@@ -88,6 +88,7 @@ def test_kill_9_a_relay_its_spectators_move_to_the_other_and_never_go_back():
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_kill_9_the_venue_relays_say_the_link_is_lost_then_versions_continue_after_its_restart():
     with venue_and_relay(relay_signal=signal.SIGKILL) as (broker, server, relay):
         async def scenario():

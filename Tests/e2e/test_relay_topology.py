@@ -49,6 +49,7 @@ async def mirror_state(hub: NatsServer):
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_the_hubs_mirror_follows_the_leaf_and_catches_up_after_the_uplink_drops():
     hub = NatsServer(config=HUB).start()
     leaf = NatsServer(config=leaf_config(hub.leaf_port)).start()
