@@ -3,6 +3,7 @@
 A real Chromium registers Public/sw.js on the server's TLS origin; the server is stopped and
 started for real. Nothing is mocked.
 """
+import contextlib
 import os
 import re
 import shutil
@@ -121,55 +122,57 @@ async def score_for_b(server):
     await live.close()
 
 
-def test_an_upgrade_of_the_pages_reaches_the_phone_on_its_next_open(browsers):
+@contextlib.contextmanager
+def phone_on_a_copy_of_the_pages(browsers):
+    """A server serving a copy of Public/ (the last --public wins), which the test then changes,
+    and a phone whose service worker holds the whole shell; yields (copy, server, phone)."""
     with tempfile.TemporaryDirectory(prefix="gather-public-") as copy:
         shutil.copytree(PUBLIC, copy, dirs_exist_ok=True)
-        # The last --public wins: this server serves the copy, which the test then upgrades.
         with GatherServer(extra_args=("--public", copy)) as server:
             phone = browsers(server).open("/organiser.html")
             phone.wait_text("#connection", "Live")
             controlled_and_cached(phone)
-            page = Path(copy) / "organiser.html"
-            page.write_text(page.read_text().replace("<title>Organiser ·", "<title>Organiser (new) ·"))
+            yield Path(copy), server, phone
 
-            phone.driver.refresh()
-            assert phone.driver.title.startswith("Organiser ·")   # opened at once from the phone
-            phone.wait(lambda: "(new)" in cached_organiser_page(phone), timeout=15, what="the new page cached")
-            phone.driver.refresh()
-            assert phone.driver.title.startswith("Organiser (new) ·")
+
+def test_an_upgrade_of_the_pages_reaches_the_phone_on_its_next_open(browsers):
+    with phone_on_a_copy_of_the_pages(browsers) as (copy, server, phone):
+        page = copy / "organiser.html"
+        page.write_text(page.read_text().replace("<title>Organiser ·", "<title>Organiser (new) ·"))
+
+        phone.driver.refresh()
+        assert phone.driver.title.startswith("Organiser ·")   # opened at once from the phone
+        phone.wait(lambda: "(new)" in cached_organiser_page(phone), timeout=15, what="the new page cached")
+        phone.driver.refresh()
+        assert phone.driver.title.startswith("Organiser (new) ·")
 
 
 def test_a_reopen_with_the_same_pages_fetches_their_version_and_not_the_files(browsers):
     """An open with nothing new costs the phone one small request, not the 660 KB shell again."""
-    with tempfile.TemporaryDirectory(prefix="gather-public-") as copy:
-        shutil.copytree(PUBLIC, copy, dirs_exist_ok=True)
-        with GatherServer(extra_args=("--public", copy)) as server:
-            phone = browsers(server).open("/organiser.html")
-            phone.wait_text("#connection", "Live")
-            controlled_and_cached(phone)
-            served = version_of(server)
-            assert re.fullmatch(r'\{"version":"[0-9a-f]{64}"\}', served), served
-            assert cached_entry(phone, VERSION) == served
-            # A change the version cannot see (same size, inode and time stamps): a phone that
-            # fetched the files again on this open would hold it.
-            page = Path(copy) / "organiser.html"
-            stamp = page.stat()
-            page.write_text(page.read_text().replace("<title>Organiser ·", "<title>Organiser:·"))
-            os.utime(page, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
-            assert version_of(server) == served
-            for _ in range(2):
-                phone.driver.refresh()
-                phone.wait_text("#connection", "Live")
-            time.sleep(2)  # a refresh of the whole shell takes well under a second on loopback
-            assert "<title>Organiser ·" in cached_organiser_page(phone)
-            # Touched, the pages are a new version: the next open fetches them all, and keeps it.
-            os.utime(page)
-            changed = version_of(server)
-            assert changed != served
+    with phone_on_a_copy_of_the_pages(browsers) as (copy, server, phone):
+        served = version_of(server)
+        assert re.fullmatch(r'\{"version":"[0-9a-f]{64}"\}', served), served
+        assert cached_entry(phone, VERSION) == served
+        # A change the version cannot see (same size, inode and time stamps): a phone that
+        # fetched the files again on this open would hold it.
+        page = copy / "organiser.html"
+        stamp = page.stat()
+        page.write_text(page.read_text().replace("<title>Organiser ·", "<title>Organiser:·"))
+        os.utime(page, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+        assert version_of(server) == served
+        for _ in range(2):
             phone.driver.refresh()
-            phone.wait(lambda: "<title>Organiser:·" in cached_organiser_page(phone), timeout=15,
-                       what="the changed page cached")
-            phone.wait(lambda: cached_entry(phone, VERSION) == changed, timeout=5, what="the new version kept")
+            phone.wait_text("#connection", "Live")
+        time.sleep(2)  # a refresh of the whole shell takes well under a second on loopback
+        assert "<title>Organiser ·" in cached_organiser_page(phone)
+        # Touched, the pages are a new version: the next open fetches them all, and keeps it.
+        os.utime(page)
+        changed = version_of(server)
+        assert changed != served
+        phone.driver.refresh()
+        phone.wait(lambda: "<title>Organiser:·" in cached_organiser_page(phone), timeout=15,
+                   what="the changed page cached")
+        phone.wait(lambda: cached_entry(phone, VERSION) == changed, timeout=5, what="the new version kept")
 
 
 def version_of(server) -> str:
