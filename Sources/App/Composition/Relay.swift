@@ -84,7 +84,7 @@ struct RelayRoutes: Sendable {
     let shell: ShellVersion
 
     func respond(to request: HTTPRequest) -> HTTPResponse? {
-        if request.path == "/api/shell-version.json" { return shell.response() }
+        if request.path == ShellVersion.path { return shell.response() }
         guard request.path == "/healthz" else { return nil }
         let health = stream.reading()
         let now = RelayStream.nowMs()

@@ -67,7 +67,7 @@ struct HTTPRoutes: Sendable {
             return HTTPResponse(status: 200, contentType: "application/x-x509-ca-cert", body: caCertificate,
                                 extraHeaders: [("Content-Disposition",
                                                 "attachment; filename=\"\(Self.caFileName)\"")])
-        case "/api/shell-version.json":
+        case ShellVersion.path:
             return shell?.response()
         case "/api/join.json":
             // What the projector prints beside its QR code, for people whose camera will not scan.

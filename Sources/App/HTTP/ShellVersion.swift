@@ -12,6 +12,9 @@ import GatherTransport
 struct ShellVersion: Sendable {
     let root: String
 
+    /// Where the server and a relay answer it (and `sw.js` asks).
+    static let path = "/api/shell-version.json"
+
     /// More files than the pages will ever have; past it the rest are not looked at.
     static let mostFiles = 1_000
 
