@@ -21,6 +21,25 @@ final class PasswordHasherTests: XCTestCase {
         XCTAssertEqual(parsed?.hash.count, 32)
     }
 
+    /// An unknown username's login is checked against the decoy: as much scrypt as a real
+    /// account's (the same parameters, salt and hash sizes, so `verify` computes it whole), and
+    /// no password gets in, the empty one included.
+    func testTheDecoyCostsWhatARealHashCostsAndLetsNoPasswordIn() {
+        let decoy = hasher.decoy()
+        let real = hasher.hash("a real password")
+        XCTAssertEqual(decoy.split(separator: "$")[1], real.split(separator: "$")[1])
+        let parsed = PasswordHasher.parse(decoy), parsedReal = PasswordHasher.parse(real)
+        XCTAssertEqual(parsed?.logN, parsedReal?.logN)
+        XCTAssertEqual(parsed?.r, parsedReal?.r)
+        XCTAssertEqual(parsed?.p, parsedReal?.p)
+        XCTAssertEqual(parsed?.salt.count, parsedReal?.salt.count)
+        XCTAssertEqual(parsed?.hash.count, parsedReal?.hash.count)
+        for password in ["", "a real password", "password123", String(repeating: "x", count: 128)] {
+            XCTAssertFalse(hasher.verify(password, against: decoy), password)
+        }
+        XCTAssertNotEqual(hasher.decoy(), decoy, "each server start makes its own")
+    }
+
     func testTheSameBytesHashDifferentlyEachTime() {
         XCTAssertNotEqual(hasher.hash("same password"), hasher.hash("same password"))
     }

@@ -14,7 +14,7 @@ import websockets
 
 from abuse_support import (close_all, connect_from, login_reply, metrics, organiser_connections, outcome,
                            process_cpu_seconds)
-from gatherlib import PASSWORD, GatherServer, Live, run
+from gatherlib import PASSWORD, GatherServer, Live, phone_address, run
 from guessing_crowd_process import GuessingCrowd
 
 ORGANISER = "captain"
@@ -83,6 +83,40 @@ def test_fifty_addresses_guessing_passwords_leave_a_clean_address_able_to_log_in
         # The first check of an address or two, started before their second connections' guesses
         # were refused; every other guess is refused unchecked.
         assert answers.get("unauthorized", 0) <= 4, answers
+
+
+@pytest.mark.timing
+def test_a_username_nobody_has_is_refused_as_slowly_as_a_wrong_password():
+    """Nobody learns who has an account from how long a refusal takes: logins with a wrong
+    password for the organiser and for a username nobody has, alternating, each from an address
+    of its own, get the same answer in the same time (medians within 30 %), and each costs the
+    server a whole password check (at least 50 ms; the default scrypt takes a few hundred)."""
+    with GatherServer() as server:
+        register(server)
+
+        async def refused(index: int, username: str) -> tuple[str, float]:
+            stranger = await connect_from(server, phone_address(index))
+            started = time.monotonic()
+            answer = outcome(await login_reply(stranger, username, WRONG))
+            took = time.monotonic() - started
+            await stranger.close()
+            return answer, took
+
+        async def scenario():
+            known, unknown = [], []
+            for index in range(6):
+                known.append(await refused(2 * index, ORGANISER))
+                unknown.append(await refused(2 * index + 1, "nobody-by-this-name"))
+            return known, unknown
+
+        known, unknown = run(scenario())
+        known_s = statistics.median(took for _, took in known)
+        unknown_s = statistics.median(took for _, took in unknown)
+        print(f"refusals, median of 6 each: a wrong password {known_s * 1000:.0f} ms, "
+              f"a username nobody has {unknown_s * 1000:.0f} ms")
+        assert {answer for answer, _ in known + unknown} == {"unauthorized"}, (known, unknown)
+        assert min(known_s, unknown_s) >= 0.05, (known, unknown)
+        assert abs(unknown_s - known_s) <= 0.3 * known_s, (known, unknown)
 
 
 # MARK: - Old bases

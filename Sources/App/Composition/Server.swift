@@ -68,7 +68,7 @@ enum Server {
             // Kept across restarts by the Coordinator (a printed QR code keeps working);
             // --invite-code replaces it.
             inviteCode: settings.inviteCode,
-            decoyPasswordHash: hasher.hash(SecureRandom.token()),
+            decoyPasswordHash: hasher.decoy(),
             organiserAddress: { [links] in links.organiserURL },
             newInviteCode: { SecureRandom.inviteCode() }
         )
