@@ -15,8 +15,8 @@ PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch s
 # Two phases, so that a test asserting a latency or a rate measures the server, not the suite:
 # 1. the e2e files, one per worker, at a lower CPU priority (nice 10), beside the `mostly_waits`
 #    tests one at a time at normal priority (three minutes of a goal every 5 s over a bad link, a
-#    hub node, the leaf and the venue killed mid-match: bounds of a second and more, a few seconds
-#    of CPU each);
+#    hub node, the leaf and the venue killed mid-match, NATS stopped, ticks, deadlines: bounds of a
+#    second and more, a few seconds of CPU each);
 # 2. the `timing` tests one at a time, beside the unit tests at the lowest priority (nice 19): the
 #    timing tests use about 0.8 of the two cores, the unit tests take what they leave.
 # Three workers: four took as long on two cores (11 m 41 s against 11 m 10 s for fewer tests), the

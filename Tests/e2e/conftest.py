@@ -4,8 +4,9 @@
 worker per test file, at nice 10), then the `timing` tests one at a time, so that a test
 asserting a latency or a rate never shares the two cores with the rest of the suite at equal
 priority. The `mostly_waits` tests (the three-minute bad uplink, the hub node, leaf and venue
-killed mid-match: a few seconds of CPU each, bounds of a second and more) run one at a time at
-normal priority beside the parallel phase; the unit tests run at nice 19 beside the timing tests.
+killed mid-match, NATS stopped and back, a clock's ticks, a deadline, idle connections: a few
+seconds of CPU each, bounds of a second and more) run one at a time at normal priority beside the
+parallel phase; the unit tests run at nice 19 beside the timing tests.
 """
 import pytest
 
@@ -17,7 +18,7 @@ def pytest_configure(config):
         "markers", "timing: asserts a latency, a rate or a deadline; run alone in the serial phase of make test")
     config.addinivalue_line(
         "markers", "mostly_waits: a timing test that mostly waits (a goal every few seconds over a slow link, a "
-                   "process killed and back) with bounds of a second or more and a few seconds of CPU: make test "
+                   "process killed and back, a clock's ticks, a deadline) with bounds of a second or more and a few seconds of CPU: make test "
                    "runs these one at a time at normal priority beside the parallel phase (nice 10)")
 
 

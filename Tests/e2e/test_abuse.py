@@ -165,6 +165,7 @@ def test_websockets_beyond_the_per_address_cap_get_429_and_other_addresses_do_no
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_three_hundred_idle_connections_from_one_address_do_not_stop_pages_loading(server):
     raise_open_file_limit()
     idle = []

@@ -101,6 +101,7 @@ def raw_request(path: str, line: bytes, timeout: float = 10) -> dict:
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_a_slow_admin_client_is_dropped_at_the_deadline_and_the_laptop_is_served_meanwhile():
     with GatherServer() as server:
         path = os.path.join(server.data_dir, "admin.sock")

@@ -118,6 +118,7 @@ def test_a_resent_command_after_reconnect_is_answered_not_reapplied(server):
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_ticks_arrive_about_once_a_second_and_count_down(server):
     async def scenario():
         ann = await organiser(server, "ann")

@@ -312,6 +312,7 @@ def test_activity_lists_who_did_what_newest_first_and_pages_back():
 # MARK: - The laptop
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_the_cli_on_a_running_server_turns_a_removed_phone_into_a_spectator_within_a_second():
     async def scenario(server):
         ann, _ = await organiser(server, "ann")

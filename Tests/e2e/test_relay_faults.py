@@ -137,6 +137,7 @@ def test_kill_9_the_venue_relays_say_the_link_is_lost_then_versions_continue_aft
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_nats_stopped_the_venue_acks_as_fast_and_relays_catch_up_when_it_is_back():
     with NatsServer() as broker:
         server = venue_server(broker.url)

@@ -105,6 +105,7 @@ def test_ticks_and_a_heartbeat_travel_on_the_ticks_subject():
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_nats_down_at_start_and_later_never_slows_an_ack_and_the_stream_resumes_with_a_snapshot():
     broker = NatsServer().start()
     port = broker.port
