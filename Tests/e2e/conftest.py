@@ -4,9 +4,10 @@
 worker per test file, at nice 10), then the `timing` tests one at a time, so that a test
 asserting a latency or a rate never shares the two cores with the rest of the suite at equal
 priority. The `mostly_waits` tests (the three-minute bad uplink, the hub node, leaf and venue
-killed mid-match, NATS stopped and back, a clock's ticks, a deadline, idle connections: a few
-seconds of CPU each, bounds of a second and more) run one at a time at normal priority beside the
-parallel phase; the unit tests run at nice 19 beside the timing tests.
+killed mid-match, NATS stopped and back, a clock's ticks, a deadline, idle connections, a few
+password checks, a token bucket, a flooded door: a few seconds of CPU each, bounds of a second and
+more or a comparison of two medians) run one at a time at normal priority beside the parallel
+phase; the unit tests run at nice 19 beside the timing tests.
 """
 import pytest
 

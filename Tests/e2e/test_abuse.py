@@ -124,6 +124,7 @@ def test_logins_abandoned_before_their_answer_still_count(server):
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_forty_addresses_at_once_never_run_more_than_two_password_checks(server):
     async def scenario():
         phones = [await connect_from(server, f"127.0.1.{index + 1}") for index in range(40)]

@@ -86,6 +86,7 @@ def test_fifty_addresses_guessing_passwords_leave_a_clean_address_able_to_log_in
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_a_username_nobody_has_is_refused_as_slowly_as_a_wrong_password():
     """Nobody learns who has an account from how long a refusal takes: logins with a wrong
     password for the organiser and for a username nobody has, alternating, each from an address
@@ -224,6 +225,7 @@ RATE = 150  # nested messages a second: more than release 2's queue could parse
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_a_spectator_flooding_the_door_delays_neither_organisers_nor_ticks():
     """One door spectator sends 1 KB of nested `[`, 150 a second for 8 s; an organiser's
     commands are acknowledged within 2 s, a running countdown ticks every second, and a new

@@ -118,6 +118,7 @@ def fresh_server():
 
 
 @pytest.mark.timing
+@pytest.mark.mostly_waits
 def test_commands_beyond_the_token_bucket_are_rate_limited(fresh_server):
     server = fresh_server
 
