@@ -24,7 +24,7 @@ public struct PasswordHasher: Sendable {
         guard let derived = Self.scrypt(password, salt: salt, logN: Int(logN), r: Int(r), p: Int(p)) else {
             fatalError("scrypt could not allocate its memory")
         }
-        return "$scrypt$ln=\(logN),r=\(r),p=\(p)$\(Base64.encoded(salt))$\(Base64.encoded(derived))"
+        return encoding(salt: salt, hash: derived)
     }
 
     /// What a login for an unknown username is checked against, so that it costs what a wrong
@@ -33,8 +33,12 @@ public struct PasswordHasher: Sendable {
     /// these parameters, and none matches. Made without running scrypt, so a server's start does
     /// not spend a hash's CPU (~0.4 s of the debug build's ~0.55 s) on it.
     public func decoy() -> String {
-        "$scrypt$ln=\(logN),r=\(r),p=\(p)$\(Base64.encoded(SecureRandom.bytes(Self.saltBytes)))"
-            + "$\(Base64.encoded(SecureRandom.bytes(Self.hashBytes)))"
+        encoding(salt: SecureRandom.bytes(Self.saltBytes), hash: SecureRandom.bytes(Self.hashBytes))
+    }
+
+    /// The one writer of the encoding `parse` reads, with these parameters.
+    private func encoding(salt: [UInt8], hash: [UInt8]) -> String {
+        "$scrypt$ln=\(logN),r=\(r),p=\(p)$\(Base64.encoded(salt))$\(Base64.encoded(hash))"
     }
 
     /// False for a wrong password and for anything that is not one of our encodings; never traps.
