@@ -42,7 +42,7 @@ unit-tests:
 	$(SWIFT) test --skip-build
 
 unit-tests-niced:
-	nice -n 19 $(SWIFT) test --skip-build
+	nice -n 19 $(MAKE) --no-print-directory unit-tests
 
 e2e-parallel:
 	$(PYTEST) -n $(E2E_WORKERS) --dist loadfile -m "not timing" Tests/e2e
