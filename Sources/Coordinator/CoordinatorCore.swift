@@ -86,9 +86,9 @@ public final class CoordinatorCore {
         return effects
     }
 
-    /// A request from the laptop (`gather organisers …`), answered by the accounts.
+    /// A request from the laptop (`gather organisers …`), answered through the accounts.
     public func handleAdmin(_ request: AdminRequest) -> (AdminReply, [Effect]) {
-        var (reply, effects) = accounts.handleAdmin(request)
+        var (reply, effects) = LaptopAdmin(accounts: accounts).answer(request)
         updatePresence(into: &effects)
         return (reply, effects)
     }
