@@ -349,6 +349,21 @@ final class GroupAccountTests: XCTestCase {
         XCTAssertEqual(list.map(\.online), [false, true])
     }
 
+    /// A reset names an organiser of the group: an unknown name, or one removed (whose account
+    /// stays in the Store), is answered as no one, and no phone is told anything.
+    func testTheLaptopCannotResetThePasswordOfNoOneOrOfARemovedOrganiser() throws {
+        let group = try Group()
+        let h = group.harness
+        let core = h.coreForAdmin
+        XCTAssertEqual(core.handleAdmin(.remove("cid")).0, .done("Removed cid; 1 session(s) ended."))
+        for name in ["zed", "cid"] {
+            let (reply, effects) = core.handleAdmin(.resetPassword(name, passwordHash: "kdf(fresh)"))
+            XCTAssertEqual(reply, .failed("There is no organiser called \(name)."))
+            XCTAssertEqual(effects, [])
+        }
+        XCTAssertNotEqual(try h.store.organiser(username: "cid")?.passwordHash, "kdf(fresh)")
+    }
+
     // MARK: - Set-up
 
     /// Ann and Bob added, a gather of the two (Ann on A, Bob on B), `beforeStart` steps, then started.
