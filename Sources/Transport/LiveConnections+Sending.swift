@@ -5,44 +5,34 @@ import GatherDelivery
 // MARK: - Sending, the source's hand-off and the once-a-second sweep (service thread only)
 
 extension LiveConnections {
-    /// One `lws_write` per writable turn: what the connection's machine says to write.
+    /// One write per writable turn: what the connection's machine says to write. lws's turn
+    /// means the socket was just seen writable.
     func writable(_ connection: LiveConnection) -> Int32 {
-        let shared = shared
-        let versionBefore = connection.machine.outbox.sentVersion
-        return write(connection.machine.writable(shared), on: connection, from: versionBefore, shared: shared)
+        connection.bytesSinceSeenWritable = 0
+        return carryOut(connection.machine.write(shared, publishedAt: statePublishedAt), on: connection)
     }
 
-    /// Carries out one write step; `versionBefore`: the version the connection held before it.
-    /// `shared` is the caller's copy of `self.shared`: taken once for a whole pass, not once per
-    /// connection (retain and release were 8% of a relay's CPU).
-    private func write(_ step: ConnectionMachine.WriteStep, on connection: LiveConnection, from versionBefore: Int,
-                       shared: SharedFrames) -> Int32 {
+    /// Carries out one write step, then asks for another turn if the machine wants one.
+    private func carryOut(_ write: ConnectionMachine.Write, on connection: LiveConnection) -> Int32 {
         let wsi = connection.wsi
-        switch step {
+        switch write.step {
         case .nothing:
             return 0
         case .close(let close):
             return LWSAnswers.closeNow(wsi, close)
         case .ping:
             if lws_write(wsi, pingFrame.payload, pingFrame.count, LWS_WRITE_PING) < 0 { return -1 }
-        case .frames(let frames) where frames.count == 1:
-            let frame = frames[0]
-            if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_TEXT) < 0 { return -1 }
+        case .frame(let frame):
+            if sendText(frame, on: connection) < 0 { return -1 }
             fanOut.wrote(bytes: TextFrames.headerLength(payloadLength: frame.count) + frame.count, frames: 1,
-                         wire: connection.machine.wire)
+                         wire: connection.wire)
         case .frames(let frames):
-            // LWS_WRITE_HTTP is lws's raw write: the bytes carry their own frame headers.
             let combined = TextFrames.concatenated(frames)
-            if lws_write(wsi, combined.payload, combined.count, LWS_WRITE_HTTP) < 0 { return -1 }
-            fanOut.wrote(bytes: combined.count, frames: frames.count, wire: connection.machine.wire)
+            if sendRaw(combined.payload, count: combined.count, on: connection) < 0 { return -1 }
+            fanOut.wrote(bytes: combined.count, frames: frames.count, wire: connection.wire)
         }
-        // The write that brought this phone to the newest version; one that joined after the
-        // publish is catching up, not part of the fan-out.
-        if let version = shared.state?.version, versionBefore < version, connection.machine.outbox.sentVersion == version,
-           connection.machine.openedAt < statePublishedAt {
-            fanOut.observe(publishedAt: statePublishedAt)
-        }
-        if connection.machine.wantsAnotherTurn(shared) { lws_callback_on_writable(wsi) }
+        if write.reachesNewestVersion { fanOut.observe(publishedAt: statePublishedAt) }
+        if write.wantsAnotherTurn { lws_callback_on_writable(wsi) }
         return 0
     }
 
@@ -92,21 +82,28 @@ extension LiveConnections {
     /// What was just published goes out now, written from here, to every connection that can
     /// take it, instead of after a writable turn per connection: that turn cost two `epoll_ctl`
     /// calls and a wake-up per connection per message (18% of a relay's CPU under `perf`).
-    /// `lws_send_pipe_choked` (one `poll` of the socket, nothing buffered in lws) is the very test
-    /// lws's writable turn passes, so a phone that stops reading is written to exactly as before:
-    /// nothing once its socket stops being writable, then the newest snapshot when it reads
-    /// again. A choked connection, a close or a ping waits for the turn.
+    /// `mayWriteNow` asks what lws's writable turn asks (nothing buffered in lws, the socket
+    /// writable in poll's sense), so a phone that stops reading is soon written nothing more,
+    /// then the newest snapshot when it reads again. A choked connection, a close or a ping waits
+    /// for the turn. The machine is asked first: a close or a ping needs the turn anyway.
     private func writeToEveryConnectionNow() {
         let shared = shared
-        for connection in connections.values where connection.machine.wantsAnotherTurn(shared) {
-            // The machine first: a close or a ping needs the turn anyway, without a `poll`.
-            guard connection.machine.waitsForFramesOnly, lws_send_pipe_choked(connection.wsi) == 0 else {
+        let publishedAt = statePublishedAt
+        for connection in connections.values {
+            switch connection.machine.fanOutDemand(shared) {
+            case .nothing:
+                continue
+            case .turn:
                 lws_callback_on_writable(connection.wsi)
                 continue
+            case .frames:
+                guard mayWriteNow(connection) else {
+                    lws_callback_on_writable(connection.wsi)
+                    continue
+                }
             }
-            let versionBefore = connection.machine.outbox.sentVersion
             // Outside a callback a failure cannot be answered with -1: lws closes it on its next turn.
-            if write(connection.machine.writable(shared), on: connection, from: versionBefore, shared: shared) < 0 {
+            if carryOut(connection.machine.write(shared, publishedAt: publishedAt), on: connection) < 0 {
                 lws_set_timeout(connection.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
             }
         }

@@ -95,7 +95,9 @@ final class LiveConnections {
                                         replyLimit: configuration.replyQueueLimit,
                                         pingIntervalSeconds: configuration.pingIntervalSeconds,
                                         limits: configuration.messageLimits, now: DispatchTime.now().uptimeNanoseconds)
-        let connection = LiveConnection(id: ConnectionID(nextConnectionNumber), wsi: wsi, machine: machine)
+        let socket = lws_get_socket_fd(wsi)
+        let connection = LiveConnection(id: ConnectionID(nextConnectionNumber), wsi: wsi, machine: machine,
+                                        plainSocket: lws_is_ssl(wsi) == 0 && socket >= 0 ? socket : nil)
         session.pointee = nextConnectionNumber
         connections[nextConnectionNumber] = connection
         source.connectionOpened(connection.id, remoteAddress: address, protocol: wire, door: door)
@@ -204,11 +206,19 @@ final class LiveConnection {
     let id: ConnectionID
     let wsi: OpaquePointer
     var machine: ConnectionMachine
+    /// The machine's protocol, kept here so counting a write is not one more access to it.
+    let wire: WireProtocol
+    /// The socket the fan-out writes to itself; nil with TLS, which writes through lws.
+    let plainSocket: Int32?
+    /// Written since the socket was last seen writable (`LiveConnections.bytesBetweenPolls`).
+    var bytesSinceSeenWritable = 0
 
-    init(id: ConnectionID, wsi: OpaquePointer, machine: ConnectionMachine) {
+    init(id: ConnectionID, wsi: OpaquePointer, machine: ConnectionMachine, plainSocket: Int32?) {
         self.id = id
         self.wsi = wsi
         self.machine = machine
+        self.wire = machine.wire
+        self.plainSocket = plainSocket
     }
 }
 

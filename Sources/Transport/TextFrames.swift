@@ -4,14 +4,30 @@
 enum TextFrames {
     /// The frame header for a text payload of `length` bytes.
     static func header(payloadLength length: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 10) { buffer, written in
+            written = writeHeader(payloadLength: length, at: buffer.baseAddress!)
+        }
+    }
+
+    /// Writes the header for a text payload of `length` bytes at `start` (room for 10 bytes),
+    /// in place, as the fan-out does for every write to a plain socket; returns its size.
+    @discardableResult
+    static func writeHeader(payloadLength length: Int, at start: UnsafeMutablePointer<UInt8>) -> Int {
         precondition(length >= 0)
+        start[0] = 0x81
         switch length {
         case 0..<126:
-            return [0x81, UInt8(length)]
+            start[1] = UInt8(length)
+            return 2
         case 126...0xFFFF:
-            return [0x81, 126, UInt8(length >> 8), UInt8(length & 0xFF)]
+            start[1] = 126
+            start[2] = UInt8(length >> 8)
+            start[3] = UInt8(length & 0xFF)
+            return 4
         default:
-            return [0x81, 127] + (0..<8).reversed().map { UInt8((UInt64(length) >> (UInt64($0) * 8)) & 0xFF) }
+            start[1] = 127
+            for index in 0..<8 { start[2 + index] = UInt8(truncatingIfNeeded: UInt64(length) >> (UInt64(7 - index) * 8)) }
+            return 10
         }
     }
 

@@ -27,8 +27,11 @@ final class ConnectionMachineTests: XCTestCase {
     }
 
     private func texts(_ step: ConnectionMachine.WriteStep) -> [String] {
-        guard case .frames(let frames) = step else { return [] }
-        return frames.map { String(decoding: $0.bytes, as: UTF8.self) }
+        switch step {
+        case .frame(let frame): [String(decoding: frame.bytes, as: UTF8.self)]
+        case .frames(let frames): frames.map { String(decoding: $0.bytes, as: UTF8.self) }
+        default: []
+        }
     }
 
     // MARK: Receiving
@@ -125,6 +128,47 @@ final class ConnectionMachineTests: XCTestCase {
         for _ in 0..<3 { connection.reply(frame(large)) }
         XCTAssertEqual(texts(connection.writable(SharedFrames())).count, 3, "welcome + 2 × 20 KB passes 32 KiB")
         XCTAssertEqual(texts(connection.writable(SharedFrames())).count, 1)
+    }
+
+    /// The fan-out writes frames outside the turn (one frame, no array), leaves a ping or a close
+    /// to the turn, and learns from the same call whether the write reached the newest version
+    /// and whether another turn is wanted.
+    func testTheFanOutWritesOnlyFramesAndLearnsWhatFollowsFromTheWriteItself() {
+        var connection = machine()  // opened at 1 s
+        var shared = SharedFrames()
+        XCTAssertEqual(connection.fanOutDemand(shared), .nothing)
+        shared.publish(SharedState(version: 1, v1Snapshot: frame("v1"), v2Snapshot: frame("v2 snapshot 1")), patch: nil)
+        connection.greet(frame("welcome"), shared: shared)
+        XCTAssertEqual(connection.fanOutDemand(shared), .frames)
+        let greeting = connection.write(shared, publishedAt: 0)
+        XCTAssertEqual(texts(greeting.step), ["welcome", "v2 snapshot 1"])
+        XCTAssertEqual(greeting.reachesNewestVersion, false, "published before it opened: a catch-up, not the fan-out")
+        XCTAssertEqual(greeting.wantsAnotherTurn, false)
+        XCTAssertEqual(connection.fanOutDemand(shared), .nothing)
+
+        let patch = frame("patch 1→2")
+        shared.publish(SharedState(version: 2, v1Snapshot: frame("v1"), v2Snapshot: frame("v2 snapshot 2")), patch: patch)
+        connection.reply(frame("ack 2"))
+        XCTAssertEqual(connection.fanOutDemand(shared), .frames)
+        let patchAndAck = connection.write(shared, publishedAt: 3 * second)
+        guard case .frames(let both) = patchAndAck.step else { return XCTFail("the patch and the ack go in one write") }
+        XCTAssertTrue(both[0] === patch)
+        XCTAssertEqual(patchAndAck.reachesNewestVersion, true)
+        XCTAssertEqual(patchAndAck.wantsAnotherTurn, false)
+
+        shared.publish(SharedState(version: 3, v1Snapshot: frame("v1"), v2Snapshot: frame("v2 snapshot 3")),
+                       patch: frame("patch 2→3"))
+        let lonePatch = connection.write(shared, publishedAt: 4 * second)
+        guard case .frame(let only) = lonePatch.step else { return XCTFail("a lone patch is one frame, not an array") }
+        XCTAssertEqual(String(decoding: only.bytes, as: UTF8.self), "patch 2→3")
+        XCTAssertEqual(lonePatch, ConnectionMachine.Write(step: .frame(only), reachesNewestVersion: true, wantsAnotherTurn: false))
+
+        XCTAssertEqual(connection.upkeep(now: 40 * second, shared: shared, stallLimit: 30 * second), .ping)
+        XCTAssertEqual(connection.fanOutDemand(shared), .turn, "a ping is written in lws's turn")
+        XCTAssertEqual(connection.write(shared, publishedAt: 4 * second),
+                       ConnectionMachine.Write(step: .ping, reachesNewestVersion: false, wantsAnotherTurn: false))
+        connection.close(.init(code: 1001, reason: "the server is shutting down"))
+        XCTAssertEqual(connection.fanOutDemand(shared), .turn, "so is a close")
     }
 
     func testTooManyRepliesWaitingSetsTheConnectionToClose() {

@@ -26,4 +26,17 @@ final class TextFramesTests: XCTestCase {
         XCTAssertEqual(Array(combined[304..<306]), [0x81, UInt8(ack.count)])
         XCTAssertEqual(Array(combined[306...]), ack.bytes)
     }
+
+    /// What the fan-out sends to a plain socket itself: the frame header in the headroom, right
+    /// in front of the shared payload, which stays as it was.
+    func testAFrameForAPlainSocketIsItsHeaderThenItsPayload() {
+        for length in [0, 125, 126, 65_535, 65_536] {
+            let payload = (0..<length).map { UInt8(truncatingIfNeeded: $0) }
+            let frame = SharedFrame(payload)
+            let framed = frame.framedAsText()
+            let bytes = Array(UnsafeBufferPointer(start: framed.start, count: framed.count))
+            XCTAssertEqual(bytes, TextFrames.header(payloadLength: length) + payload, "\(length) bytes")
+            XCTAssertEqual(frame.bytes, payload)
+        }
+    }
 }

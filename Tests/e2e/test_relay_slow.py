@@ -48,6 +48,7 @@ def test_a_relay_spectator_that_stops_reading_gets_one_snapshot_and_holds_up_nob
             assert set(codes) == {"forbidden", "rate_limited"}, set(codes)
             assert states[-1] == ("snapshot", latest), states
             assert sum(1 for kind, _ in states if kind == "patch") < 30, states
+            print(f"stalled relay follower received: {states}")
             assert held_state == ann.snapshot
             for client in (reading, ann):
                 await client.close()
