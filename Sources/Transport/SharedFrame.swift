@@ -1,8 +1,9 @@
 import CLibWebSockets
 
 /// One message's bytes with the headroom `lws_write` needs in front. A snapshot is encoded once
-/// into one of these and the same buffer is written to every connection: lws rewrites the frame
-/// header in the headroom on each write, which is safe on the single service thread.
+/// into one of these and the same buffer is written to every connection: lws (over TLS) or the
+/// fan-out itself (`framedAsText`, on a plain socket) writes the frame header in the headroom on
+/// each write, the same bytes each time, which is safe on the single service thread.
 final class SharedFrame {
     static let headroom = Int(gather_lws_pre())
 

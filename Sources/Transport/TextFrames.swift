@@ -39,15 +39,13 @@ enum TextFrames {
     /// The frames one after the other, headers included, ready for a raw write: built in place,
     /// as this runs per connection on the fan-out path.
     static func concatenated(_ frames: [SharedFrame]) -> SharedFrame {
-        let headers = frames.map { header(payloadLength: $0.count) }
-        let total = zip(frames, headers).reduce(0) { $0 + $1.0.count + $1.1.count }
+        let total = frames.reduce(0) { $0 + headerLength(payloadLength: $1.count) + $1.count }
         return SharedFrame(count: total) { out in
-            var offset = 0
-            for (frame, header) in zip(frames, headers) {
-                header.withUnsafeBytes { out.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                offset += header.count
-                out.baseAddress!.advanced(by: offset).copyMemory(from: frame.payload, byteCount: frame.count)
-                offset += frame.count
+            var next = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            for frame in frames {
+                next += writeHeader(payloadLength: frame.count, at: next)
+                next.update(from: frame.payload, count: frame.count)
+                next += frame.count
             }
         }
     }
