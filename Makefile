@@ -27,8 +27,11 @@ PYTEST       = GATHER_BIN=$(CURDIR)/.build/debug/gather $(PYTHON) -m pytest -q -
 run: deps-run release
 	./.build/release/gather serve --host $(HOST) --port $(PORT) --spectator-port $(SPECTATOR_PORT) --data-dir data --cert-dir Certificates --public Public
 
-# Each job's output is printed whole, when it ends.
-test: deps-test deps-python build
+# Each job's output is printed whole, when it ends. The build needs only the run packages, so the
+# browser, nginx, nats-server and the Python packages are installed while it compiles (on a fresh
+# machine apt and pip otherwise wait in front of it).
+test: deps-run
+	@$(MAKE) --no-print-directory -j3 -O build deps-test deps-python
 	@$(MAKE) --no-print-directory -j2 -O e2e-parallel-niced e2e-mostly-waits
 	@$(MAKE) --no-print-directory -j2 -O e2e-timing unit-tests-niced
 
