@@ -71,8 +71,8 @@ def chromedriver_binary() -> str:
 _IDLE_CHROMIUMS: list[tuple] = []  # (kind, driver, profile), the most recently closed last
 # 16, not 4: one test file asks for up to a dozen kinds (four screen sizes, six languages, a
 # projector), and with 4 kept the heaviest six page files started 43 Chromiums where 16 start
-# 23 (CPU 600 -> 533 s); the whole parallel phase took 10 m 01 s instead of 11 m 35 s, with at
-# most 6.4 GB of the machine's memory in use (about 150 MB per idle Chromium).
+# 23 (machine CPU 600 -> 533 s, and 674 -> 641 s in a slower hour); at most 6.4 GB of the
+# machine's memory was in use in a whole parallel phase (about 150 MB per idle Chromium).
 _IDLE_AT_MOST = 16
 READ_ONLY_DEVTOOLS = frozenset({"Page.getLayoutMetrics", "Page.captureScreenshot", "Page.getAppManifest",
                                 "Page.getInstallabilityErrors"})
