@@ -2,16 +2,8 @@
 /// mask), for the one case where two messages share one `lws_write`: a sender's snapshot and
 /// the `ack` queued behind it. Written apart, the ack waits a whole fan-out turn of the loop.
 enum TextFrames {
-    /// The frame header for a text payload of `length` bytes.
-    static func header(payloadLength length: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 10) { buffer, written in
-            written = writeHeader(payloadLength: length, at: buffer.baseAddress!)
-        }
-    }
-
     /// Writes the header for a text payload of `length` bytes at `start` (room for 10 bytes),
     /// in place, as the fan-out does for every write to a plain socket; returns its size.
-    @discardableResult
     static func writeHeader(payloadLength length: Int, at start: UnsafeMutablePointer<UInt8>) -> Int {
         precondition(length >= 0)
         start[0] = 0x81
@@ -31,7 +23,7 @@ enum TextFrames {
         }
     }
 
-    /// The size of `header(payloadLength:)`, without building it: counted on every write.
+    /// The size of the header `writeHeader` writes, without writing it: counted on every write.
     static func headerLength(payloadLength length: Int) -> Int {
         length < 126 ? 2 : length <= 0xFFFF ? 4 : 10
     }

@@ -40,3 +40,12 @@ final class TextFramesTests: XCTestCase {
         }
     }
 }
+
+extension TextFrames {
+    /// The header `writeHeader` writes, as an array to compare with.
+    static func header(payloadLength length: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 10) { buffer, written in
+            written = writeHeader(payloadLength: length, at: buffer.baseAddress!)
+        }
+    }
+}
