@@ -3,17 +3,14 @@ server allows (pitch and team names 30 characters, player names 50), and the box
 person would make by eye (every text inside its card and the screen, nothing over anything)."""
 from __future__ import annotations
 
-from gatherlib import PASSWORD, Live
-from pages_support import ORGANISER, perform, play, run
+from gatherlib import Live
+from pages_support import ORGANISER, perform, play, run, sign_in
 
 
 async def organiser(server) -> Live:
-    """The registered organiser, logged in (a register attempt each time would count as a failed
-    attempt and lock the address out after five)."""
-    live = await Live.connect(server)
-    session = await live.login(ORGANISER, PASSWORD)
-    assert session.get("role") == "organiser", session
-    return live
+    """The registered organiser signed in again: resumed with its saved token, or logged in (a
+    register attempt each time would count as a failed attempt and lock the address out after five)."""
+    return await sign_in(await Live.connect(server), server, register=False)
 
 # The contract's longest names (docs/PROTOCOL.md §12): 30 characters for pitches and teams, 50 for players.
 LONG_TEAMS = ("Real Madrigal Veterans Sundays", "Athletic Tuesday Night Legends")
