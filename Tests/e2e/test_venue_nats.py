@@ -68,13 +68,15 @@ def test_the_laptops_nats_refuses_anonymous_clients_and_serves_the_venues_user()
 # MARK: - The stream is kept
 
 async def delete_stream(url: str):
-    client = await nats.connect(url)
+    client = await nats.connect(url, connect_timeout=3, allow_reconnect=False)
     await client.jetstream().delete_stream(f"GATHER_{VENUE}")
     await client.close()
 
 
 async def first_message(url: str) -> dict:
-    client = await nats.connect(url)
+    # No reconnecting: a broker that is gone fails the call at once (nats-py's default retries
+    # 60 times 2 s apart, and the test's 15 s wait became two minutes without saying why).
+    client = await nats.connect(url, connect_timeout=3, allow_reconnect=False)
     try:
         message = await client.jetstream().get_msg(f"GATHER_{VENUE}", seq=1, direct=False)
         return json.loads(message.data)
@@ -96,6 +98,7 @@ def test_a_stream_deleted_mid_match_is_made_again_with_a_snapshot_and_followers_
             assert (await ann.command({"kind": "addPlayer", "name": "Dan"}))["type"] == "ack"
 
             async def made_again():
+                assert broker.process.poll() is None, f"nats-server exited ({broker.process.returncode}): {broker.log[-20:]}"
                 try:
                     return (await first_message(broker.url))["type"] == "snapshot"
                 except Exception:  # noqa: BLE001 - not there (yet)
