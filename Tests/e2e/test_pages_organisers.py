@@ -25,18 +25,11 @@ return [...document.querySelectorAll(scope + ' button, ' + scope + ' input, ' + 
 
 
 def shot(browser, name: str):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    browser.driver.save_screenshot(str(SHOTS / name))
+    browser.screenshot(name, directory=SHOTS)
 
 
 def full_shot(browser, name: str):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    import base64
-    size = browser.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
-    data = browser.driver.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})["data"]
-    (SHOTS / name).write_bytes(base64.b64decode(data))
+    browser.screenshot(name, full_page=True, directory=SHOTS, full_scale=1)
 
 
 def clean(browser, scope: str):
