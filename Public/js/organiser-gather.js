@@ -1,4 +1,4 @@
-import { $, h, replace, replaceFor } from "./dom.js";
+import { $, h, replace, replaceFor, setText } from "./dom.js";
 import { t } from "./i18n.js";
 import { clock, eventText, dateText, historyGoalsText, minuteText } from "./format.js";
 import { gatherOn, pitchById, playersById, ratingSum } from "./state.js";
@@ -169,7 +169,7 @@ export class GatherView {
 
   renderClock() {
     const gather = this.gather();
-    $("#match-clock").textContent = clock(this.live.remainingMs(gather && gather.timer));
+    setText($("#match-clock"), clock(this.live.remainingMs(gather && gather.timer)));
   }
 
   renderHistory(state) {

@@ -2,7 +2,7 @@
 // the scorer's name in the status line.
 
 import { t } from "./i18n.js";
-import { $ } from "./dom.js";
+import { $, setText } from "./dom.js";
 import { clock, flashText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
 import { pitchById, playersById } from "./state.js";
@@ -78,7 +78,7 @@ export class PitchBoard {
   }
 
   renderClock() {
-    $("#clock").textContent = !this.gather && this.result ? t("page.full_time") : clock(shownRemainingMs(this.live, this.gather && this.gather.timer));
+    setText($("#clock"), !this.gather && this.result ? t("page.full_time") : clock(shownRemainingMs(this.live, this.gather && this.gather.timer)));
   }
 
   resize() { fitNames(document.querySelectorAll(".team")); }

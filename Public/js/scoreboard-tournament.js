@@ -3,7 +3,7 @@
 // when, how late), the group tables, the bracket; at the end a "Champion" screen first. Every
 // line is at least 3% of the screen's height (readable from 10 m).
 
-import { $, h, replace } from "./dom.js";
+import { $, h, replace, setText } from "./dom.js";
 import { clock } from "./format.js";
 import { shownRemainingMs } from "./link-delay.js";
 import { paintKits } from "./kit.js";
@@ -180,7 +180,7 @@ export class TournamentBoard {
     for (const element of document.querySelectorAll("#tb-page [data-clock-pitch]")) {
       const pitch = (this.live.state.pitches || []).find((candidate) => candidate.id === Number(element.dataset.clockPitch));
       const timer = pitch && pitch.gather && pitch.gather.timer;
-      element.textContent = timer && timer.status === "finished" ? t("page.full_time") : clock(shownRemainingMs(this.live, timer));
+      setText(element, timer && timer.status === "finished" ? t("page.full_time") : clock(shownRemainingMs(this.live, timer)));
     }
     // A live match's line stays one line: smaller (never under 3.1% of the height) before it would
     // wrap. Fitted after the clocks, whose text ("Full time") takes its width from the line; again

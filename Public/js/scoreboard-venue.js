@@ -3,7 +3,7 @@
 // pitch for a few seconds.
 
 import { t } from "./i18n.js";
-import { $, h, replace } from "./dom.js";
+import { $, h, replace, setText } from "./dom.js";
 import { clock, flashText, lastGoalText, scorerText } from "./format.js";
 import { FLASH_MS, PitchWatch } from "./pitch-watch.js";
 import { shownPitches, latestGoal, pitchById, playersById } from "./state.js";
@@ -89,7 +89,7 @@ export class VenueBoard {
       const pitch = pitchById(this.live.state, Number(element.dataset.clockPitch));
       const timer = pitch && pitch.gather && pitch.gather.timer;
       // At 00:00, before an organiser ends the match, the card already says so in words.
-      element.textContent = timer && timer.status === "finished" ? t("page.full_time") : clock(shownRemainingMs(this.live, timer));
+      setText(element, timer && timer.status === "finished" ? t("page.full_time") : clock(shownRemainingMs(this.live, timer)));
     }
   }
 

@@ -2,7 +2,7 @@
 // pitch (teams, score, clock, the last scorer), each leading to that pitch's page.
 
 import { t } from "./i18n.js";
-import { $, h, replace } from "./dom.js";
+import { $, h, replace, setText } from "./dom.js";
 import { clock, lastGoalText } from "./format.js";
 import { latestGoal, pitchById, playersById } from "./state.js";
 import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
@@ -57,7 +57,7 @@ export function renderCardClocks(live) {
   for (const element of document.querySelectorAll("#pitch-cards [data-clock-pitch]")) {
     const pitch = pitchById(live.state, Number(element.dataset.clockPitch));
     const timer = pitch && pitch.gather && pitch.gather.timer;
-    element.textContent = clock(shownRemainingMs(live, timer));
+    setText(element, clock(shownRemainingMs(live, timer)));
     element.dataset.status = timer ? timer.status : "none";
   }
 }

@@ -1,7 +1,7 @@
 // The spectator page's view of one pitch: score, clock, line-ups and the goals with their scorers.
 
 import { t } from "./i18n.js";
-import { $, h, replace } from "./dom.js";
+import { $, h, replace, setText } from "./dom.js";
 import { clock, names, eventText } from "./format.js";
 import { pitchById, playersById } from "./state.js";
 import { asOfText, isDelayed, shownRemainingMs } from "./link-delay.js";
@@ -69,7 +69,7 @@ export function renderMatch(state, pitchId, named) {
 export function renderMatchClock(live, pitchId) {
   const gather = (pitchById(live.state, pitchId) || {}).gather;
   const timer = gather && gather.timer;
-  $("#clock").textContent = clock(shownRemainingMs(live, timer));
+  setText($("#clock"), clock(shownRemainingMs(live, timer)));
   $("#clock").dataset.status = timer ? timer.status : "none";
   const asOf = asOfText();
   $("#as-of").hidden = !asOf;
