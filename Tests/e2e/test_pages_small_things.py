@@ -8,6 +8,7 @@ at 1920×1080, screenshots in Tests/e2e/artifacts/.
 """
 import json
 import re
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -99,6 +100,48 @@ def test_a_paused_clock_reads_paused_on_every_page(venue, browsers):
         options = [option.text for option in console.driver.find_elements(By.CSS_SELECTOR, "#pitch-select option")]
         assert any(option.endswith(", paused") for option in options), options
         phone.screenshot("paused-spectator-360.png")
+    finally:
+        pause(venue, 1, False)
+
+
+# Counts, per clock element, the changes made to it from now on; CLOCK_CHANGES reads them, or null
+# when a clock watched was replaced since (a whole re-render would hide every write).
+WATCH_CLOCKS = """
+const clocks = [...document.querySelectorAll(arguments[0])];
+window.clockWatch = {clocks, changes: clocks.map(() => 0)};
+clocks.forEach((clock, index) => new MutationObserver((records) => { window.clockWatch.changes[index] += records.length; })
+  .observe(clock, {childList: true, characterData: true, subtree: true}));
+return clocks.length;
+"""
+CLOCK_CHANGES = "return window.clockWatch.clocks.every((clock) => clock.isConnected) ? window.clockWatch.changes : null;"
+
+
+def test_a_clock_is_redrawn_when_its_time_changes_and_not_between(venue, browsers):
+    """The pages write their clocks four times a second and on every tick; a write that changes
+    nothing leaves the page alone (each change is a relayout and a repaint: with 16 live pitches
+    the overview kept a third of a projector laptop's core busy)."""
+    overview = browsers(venue, *PROJECTOR).open("/scoreboard.html?pitch=all")
+    phone = browsers(venue, *SMALL_PHONE).open("/?pitch=1")
+    for page, css, count in ((overview, ".venue-clock", 2), (phone, "#clock", 1)):
+        page.wait_text("#connection", "Live")
+        page.wait(lambda p=page, c=css, n=count: len(p.driver.find_elements(By.CSS_SELECTOR, c)) == n, what=css)
+        page.wait(lambda p=page: "--:--" not in p.text("#venue" if p is overview else "#clock"), what="the time")
+        assert page.driver.execute_script(WATCH_CLOCKS, css) == count
+    time.sleep(3)
+    # Running clocks: a change a second (a tick may correct one once), not 4-6 writes a second.
+    for page in (overview, phone):
+        changes = page.driver.execute_script(CLOCK_CHANGES)
+        assert changes is not None and all(1 <= change <= 5 for change in changes), changes
+    pause(venue, 1, True)
+    try:
+        phone.wait_text("#phase", "Paused")
+        overview.wait(lambda: overview.text(".venue-pitch[data-pitch='1'] .venue-paused") == "Paused", what="paused")
+        time.sleep(0.5)  # the pause's own last redraw
+        overview.driver.execute_script(WATCH_CLOCKS, ".venue-pitch[data-pitch='1'] .venue-clock")
+        phone.driver.execute_script(WATCH_CLOCKS, "#clock")
+        time.sleep(2)
+        assert overview.driver.execute_script(CLOCK_CHANGES) == [0]
+        assert phone.driver.execute_script(CLOCK_CHANGES) == [0]
     finally:
         pause(venue, 1, False)
 
