@@ -69,8 +69,9 @@ export function renderMatch(state, pitchId, named) {
 export function renderMatchClock(live, pitchId) {
   const gather = (pitchById(live.state, pitchId) || {}).gather;
   const timer = gather && gather.timer;
-  setText($("#clock"), clock(shownRemainingMs(live, timer)));
-  $("#clock").dataset.status = timer ? timer.status : "none";
+  const element = $("#clock");
+  setText(element, clock(shownRemainingMs(live, timer)));
+  element.dataset.status = timer ? timer.status : "none";
   const asOf = asOfText();
   $("#as-of").hidden = !asOf;
   $("#as-of").textContent = asOf;

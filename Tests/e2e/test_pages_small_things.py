@@ -122,10 +122,10 @@ def test_a_clock_is_redrawn_when_its_time_changes_and_not_between(venue, browser
     the overview kept a third of a projector laptop's core busy)."""
     overview = browsers(venue, *PROJECTOR).open("/scoreboard.html?pitch=all")
     phone = browsers(venue, *SMALL_PHONE).open("/?pitch=1")
-    for page, css, count in ((overview, ".venue-clock", 2), (phone, "#clock", 1)):
+    for page, css, count, shown in ((overview, ".venue-clock", 2, "#venue"), (phone, "#clock", 1, "#clock")):
         page.wait_text("#connection", "Live")
         page.wait(lambda p=page, c=css, n=count: len(p.driver.find_elements(By.CSS_SELECTOR, c)) == n, what=css)
-        page.wait(lambda p=page: "--:--" not in p.text("#venue" if p is overview else "#clock"), what="the time")
+        page.wait(lambda p=page, s=shown: "--:--" not in p.text(s), what="the time")
         assert page.driver.execute_script(WATCH_CLOCKS, css) == count
     time.sleep(3)
     # Running clocks: a change a second (a tick may correct one once), not 4-6 writes a second.
