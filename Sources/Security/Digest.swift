@@ -18,3 +18,21 @@ public enum Digest {
         }
     }
 }
+
+extension Digest {
+    /// HMAC-SHA-256 (OpenSSL's one-shot `HMAC`): the club's member links are rebuilt from a seed
+    /// and the club's secret, so only their hash is stored and a mail can still carry the link.
+    public static func hmacSHA256(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let result = key.withUnsafeBufferPointer { keyBytes in
+            message.withUnsafeBufferPointer { messageBytes in
+                HMAC(EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count), messageBytes.baseAddress, messageBytes.count,
+                     &output, &length)
+            }
+        }
+        // HMAC fails only when OpenSSL cannot allocate its context: nothing safe can go on then.
+        guard result != nil, length == 32 else { fatalError("OpenSSL's HMAC-SHA-256 failed") }
+        return Array(output.prefix(32))
+    }
+}

@@ -1,0 +1,32 @@
+import ClubStore
+import Foundation
+import GatherCertificates
+
+/// What `gather club serve` prints at start: where organisers go, the invite code (and a QR code
+/// of the organisers' page with it), and the line tests read the port from.
+enum ClubBanner {
+    static func print(port: Int, tls: Bool, options: ClubServeCommand, settings: ClubSettings) {
+        let scheme = tls ? "https" : "http"
+        let base = options.publicURL ?? "\(scheme)://\(shownHost(options.host)):\(port)"
+        let invite = "\(base)/club/#invite=\(settings.inviteCode)"
+        var lines = [
+            "Football Gather Live club: \(settings.name) (\(settings.timeZone)).",
+            "",
+            "  Organisers (sign in, add members and the weekly match):  \(base)/club/",
+            "  Members answer from the personal link the organisers' page gives each of them.",
+            "",
+            "Invite code for organisers: \(settings.inviteCode)",
+            "ORGANISERS scan this to register: \(invite)",
+        ]
+        if let code = QRCode.terminal(for: invite) { lines.append(code) }
+        lines.append("gather club: listening on port \(port)")
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// The machine's first LAN address for a wildcard host, so the printed link works on a phone.
+    static func shownHost(_ host: String) -> String {
+        guard host == "0.0.0.0" || host == "::" else { return host.contains(":") ? "[\(host)]" : host }
+        let first = MachineIdentity.current().ipAddresses.first
+        return first.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ProcessInfo.processInfo.hostName
+    }
+}

@@ -1,0 +1,120 @@
+import ClubCoordinator
+import ClubStore
+import Dispatch
+import Foundation
+import GatherSecurity
+import GatherTransport
+import Logging
+
+/// The composition root of `gather club serve`: the PostgreSQL store, the club's scope, the
+/// Transport (pages, the API, `/club/live`) and the clock that expires offers. Nothing on disk:
+/// everything the club knows is in the database, so any number of instances can serve it.
+enum ClubServer {
+    static func run(options: ClubServeCommand) throws {
+        let signals = SignalWaiter(signals: [SIGINT, SIGTERM])
+        InterruptForwarding.install { signals.deliver($0) }
+        let logger = ServerLogging.makeLogger(level: options.logLevel)
+
+        let store: ClubStore
+        let settings: ClubSettings
+        do {
+            store = try ClubStore(url: options.postgresURL, logger: logger)
+            settings = try store.ensureClub(ClubSettings(
+                name: "Club", timeZone: options.timeZone ?? defaultTimeZone(), language: "en",
+                inviteCode: options.inviteCode ?? SecureRandom.inviteCode(), linkSecret: SecureRandom.bytes(32)))
+        } catch {
+            throw StartupFailure(description: "cannot open the club's database: \(error)")
+        }
+        let serviceConfiguration = ClubService.Configuration(publicURL: options.publicURL, testClock: options.testClock)
+        let service = ClubService(store: store, configuration: serviceConfiguration, logger: logger)
+        let live = ClubLive(store: store, logger: logger)
+        let routes = ClubRoutes(publicDirectory: options.publicDirectory, publicURL: options.publicURL,
+                                shell: ShellVersion(root: options.publicDirectory))
+
+        let tls = options.certificatePath.flatMap { certificate in
+            options.privateKeyPath.map { TLSListener(port: options.port, certificatePath: certificate, privateKeyPath: $0) }
+        }
+        var configuration = TransportConfiguration(
+            host: options.host, tls: tls, spectatorPort: tls == nil ? options.port : nil, protocols: [.club],
+            publicDirectory: options.publicDirectory, dynamicRoutes: { routes.respond(to: $0) })
+        configuration.livePath = "/club/live"
+        configuration.api = APIRoutes(
+            claims: ClubRoutes.isAPI, maximumBodyBytes: 16_384, maximumPendingPerAddress: 64, timeoutSeconds: 30,
+            handle: { request, reply in
+                service.handle(ClubRoutes.clubRequest(request)) { response in
+                    reply.send(HTTPResponse(status: response.status, contentType: response.contentType, body: response.body,
+                                            extraHeaders: [("Cache-Control", "no-store")]))
+                }
+            })
+        let server = LiveServer(configuration: configuration, logger: logger, source: live)
+        live.attach(server)
+
+        do {
+            try store.listen(queue: DispatchQueue(label: "club.notifications")) { event in
+                switch event {
+                case .changed(let dates): live.datesChanged(dates)
+                case .reconnected: live.datesChanged([])
+                }
+            }
+        } catch {
+            throw StartupFailure(description: "cannot listen for the club's changes: \(error)")
+        }
+        let ports: ListeningPorts
+        do {
+            ports = try server.start()
+        } catch {
+            throw StartupFailure(description: "cannot start the club: \(error)")
+        }
+        let clock = ClubClock(service: service, logger: logger)
+        clock.start()
+
+        let port = ports.tls ?? ports.spectator ?? options.port
+        ClubBanner.print(port: port, tls: tls != nil, options: options, settings: settings)
+        logger.info("club serving", metadata: ["club.port": "\(port)", "club.timeZone": "\(settings.timeZone)"])
+
+        let received = signals.wait()
+        logger.notice("shutting down", metadata: ["signal": "\(received)"])
+        clock.stop()
+        server.shutdown()
+        store.close()
+    }
+
+    /// `$TZ`, else the zone `/etc/localtime` names, else UTC.
+    static func defaultTimeZone() -> String {
+        if let zone = ProcessInfo.processInfo.environment["TZ"], TimeZone(identifier: zone) != nil { return zone }
+        return TimeZone.current.identifier
+    }
+}
+
+/// Moves the club on with time, on every instance: about twice a second, expired offers become
+/// `out` and the walk goes on (Precision 9: within 1 s); the dates' window is kept filled.
+final class ClubClock: @unchecked Sendable {
+    private let service: ClubService
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "club.clock")
+    private var timer: DispatchSourceTimer?
+
+    init(service: ClubService, logger: Logger) {
+        self.service = service
+        self.logger = logger
+    }
+
+    func start() {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500), leeway: .milliseconds(100))
+        timer.setEventHandler { [service, logger] in
+            do {
+                try service.sweep()
+            } catch {
+                logger.warning("club clock: sweep failed", metadata: ["club.error": "\(error)"])
+            }
+        }
+        self.timer = timer
+        timer.resume()
+    }
+
+    func stop() {
+        timer?.cancel()
+        timer = nil
+    }
+}

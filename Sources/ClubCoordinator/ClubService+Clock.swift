@@ -1,0 +1,48 @@
+import ClubModel
+import GatherModel
+
+/// Time moving on: offers past their window become `out` and the walk goes on (Precision 9),
+/// the window of dates stays filled. Every instance runs `sweep` about twice a second; the date's
+/// row lock makes the second instance find nothing left to do. The test clock (refused unless the
+/// server listens on loopback) moves the club's clock for every instance and answers after the
+/// consequences of the new time are committed.
+extension ClubService {
+    /// Expires every offer due by the club's `now`; returns the dates it changed.
+    @discardableResult
+    public func sweep() throws -> [String] {
+        let due: [String] = try database.change { transaction in
+            let now = try transaction.now()
+            try ensureDates(transaction, settings: try transaction.settings(), now: now)
+            return try transaction.datesWithOffersDue(by: now)
+        }
+        var changed: [String] = []
+        for dateId in due {
+            let didChange: Bool = try database.change { transaction in
+                guard let date = try transaction.lockDate(id: dateId) else { return false }
+                let now = try transaction.now()
+                let answers = try transaction.answers(date: date.id)
+                let next = Rules.expire(date: date, answers: answers, now: now)
+                guard next != answers else { return false }
+                try transaction.saveAnswers(date: date.id, next)
+                try transaction.notifyChanged(dates: [date.id])
+                return true
+            }
+            if didChange { changed.append(dateId) }
+        }
+        return changed
+    }
+
+    func advanceTestClock(_ request: ClubRequest) throws -> ClubResponse {
+        guard configuration.testClock else { throw Refusal(.notFound) }
+        let body = try ClubBody(request.body)
+        let id = try body.id()
+        guard let advance = try body.int("advanceMs"), (0...(400 * 86_400_000)).contains(advance) else {
+            throw Refusal.invalid("advanceMs")
+        }
+        let response = try once(scope: "test-clock", id: id, language: request.language) { transaction in
+            .json(200, ["now": .int(Int(try transaction.advanceClock(byMs: Millis(advance))))])
+        }
+        try sweep()
+        return response
+    }
+}
