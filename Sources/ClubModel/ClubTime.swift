@@ -2,9 +2,9 @@ import Foundation
 
 /// Instants and the club's wall clock, both ways, in the club's IANA time zone (tzdata through
 /// Foundation's `TimeZone`). The offsets come from `TimeZone.secondsFromGMT(for:)`; the choice
-/// between the two readings of a repeated hour and the gap of a skipped one is made here rather
-/// than left to `Calendar.date(from:)`, whose ICU default takes the *later* of a repeated time
-/// where the contract (Precision 6) wants the first.
+/// between the two readings of a repeated hour and the gap of a skipped one (Precision 6) is made
+/// here, in a few lines a test can read, rather than left to how `Calendar.date(from:)` resolves
+/// them: Foundation 6.3 happens to agree (a test checks it), but that is its choice, not a promise.
 public struct ClubTime: Sendable {
     public let timeZone: TimeZone
 
