@@ -81,10 +81,11 @@ public enum Waitlist {
             return walk(result, now: now)
         }
 
+        // The same answer again changes nothing, even on a date whose capacity was lowered under it.
+        if let existing, existing.answer == .in, existing.guests == guests { return walk(result, now: now) }
         let seats = 1 + guests
         guard seats <= date.capacity else { throw Refusal(.noRoomForGuests, ["capacity": String(date.capacity)]) }
         if let index, let existing, existing.answer == .in {
-            guard existing.guests != guests else { return walk(result, now: now) }
             if existing.state != .waiting, guests > existing.guests,
                heldSeats(answers) - existing.seats + seats > date.capacity {
                 throw Refusal(.noRoomForGuests, ["capacity": String(date.capacity)])

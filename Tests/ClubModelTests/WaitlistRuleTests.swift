@@ -78,6 +78,11 @@ final class WaitlistRuleTests: XCTestCase {
             $0.append(entry("Z", 0, .out, at: self.wed + hour))
         }
         week.send(answer(.out, "Z", at: wed + 2 * hour), events: []) { _ in }
+        // Under a capacity lowered below B's two seats, B's same answer is still no change, and a
+        // new number of guests that does not fit the capacity is refused.
+        week.date.capacity = 2
+        week.send(answer(.in, "B", guests: 1, at: wed + 3 * hour), events: []) { _ in }
+        week.refuse(answer(.in, "B", guests: 2, at: wed + 3 * hour), Refusal(.noRoomForGuests, ["capacity": "2"]))
     }
 
     func testOrganisersMayAnswerBeforeTheOpening() {
