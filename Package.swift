@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CNats", path: "Sources/CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(name: "GatherLWS", dependencies: ["CLibWebSockets"], path: "Sources/LWS"),
 
@@ -42,6 +43,11 @@ let package = Package(
             "GatherModel", "GatherPresenters", "GatherStore", "GatherDelivery",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Coordinator"),
+
+        /// The club's memory on PostgreSQL (libpq), shared by every `gather club serve` instance.
+        .target(name: "ClubStore", dependencies: [
+            "CPostgres", .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/ClubStore"),
 
         // MARK: - View: the transport to the pages
         .target(name: "GatherTransport", dependencies: [
@@ -89,6 +95,7 @@ let package = Package(
         .testTarget(name: "StreamTests", dependencies: ["GatherStream", "GatherDelivery", "GatherModel", "GatherPresenters",
                                                          "GatherSecurity"],
                     path: "Tests/StreamTests"),
+        .testTarget(name: "ClubStoreTests", dependencies: ["ClubStore"], path: "Tests/ClubStoreTests"),
         .testTarget(name: "SecurityTests", dependencies: ["GatherSecurity"], path: "Tests/SecurityTests"),
         .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity", "COpenSSL"], path: "Tests/CertificatesTests"),
         .testTarget(name: "AppTests", dependencies: [
