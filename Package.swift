@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "GatherModel", path: "Sources/Model"),
         .target(name: "GatherDelivery", path: "Sources/Delivery"),
         .target(name: "GatherPresenters", dependencies: ["GatherModel", "GatherDelivery"], path: "Sources/Presenters"),
+        /// The club's week (members, fixtures, dates, answers): values and pure rules, Foundation only.
+        .target(name: "ClubModel", path: "Sources/ClubModel"),
 
         // MARK: - Single writer and its memory
         .target(name: "GatherStore", dependencies: [
@@ -82,6 +84,7 @@ let package = Package(
         .target(name: "GatherModelTestSupport", dependencies: ["GatherModel"], path: "Tests/Support/GatherModelTestSupport"),
         .testTarget(name: "DeliveryTests", dependencies: ["GatherDelivery"], path: "Tests/DeliveryTests"),
         .testTarget(name: "LWSTests", dependencies: ["GatherLWS", "CLibWebSockets"], path: "Tests/LWSTests"),
+        .testTarget(name: "ClubModelTests", dependencies: ["ClubModel"], path: "Tests/ClubModelTests"),
         .testTarget(name: "ModelTests", dependencies: ["GatherModel", "GatherModelTestSupport"], path: "Tests/ModelTests"),
         .testTarget(name: "PresentersTests", dependencies: ["GatherPresenters", "GatherDelivery", "GatherModelTestSupport"],
                     path: "Tests/PresentersTests"),
