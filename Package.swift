@@ -48,7 +48,7 @@ let package = Package(
 
         /// The club's memory on PostgreSQL (libpq), shared by every `gather club serve` instance.
         .target(name: "ClubStore", dependencies: [
-            "CPostgres", .product(name: "Logging", package: "swift-log"),
+            "ClubModel", "CPostgres", .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/ClubStore"),
 
         // MARK: - View: the transport to the pages
@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "StreamTests", dependencies: ["GatherStream", "GatherDelivery", "GatherModel", "GatherPresenters",
                                                          "GatherSecurity"],
                     path: "Tests/StreamTests"),
-        .testTarget(name: "ClubStoreTests", dependencies: ["ClubStore"], path: "Tests/ClubStoreTests"),
+        .testTarget(name: "ClubStoreTests", dependencies: ["ClubStore", "ClubModel"], path: "Tests/ClubStoreTests"),
         .testTarget(name: "SecurityTests", dependencies: ["GatherSecurity"], path: "Tests/SecurityTests"),
         .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity", "COpenSSL"], path: "Tests/CertificatesTests"),
         .testTarget(name: "AppTests", dependencies: [

@@ -101,3 +101,22 @@ public struct PostgresRow: Sendable {
         PostgresError(kind: .decode, message: "column \(column) is not \(expected)")
     }
 }
+
+/// A `text[]` parameter in PostgreSQL's array literal form, every element quoted and escaped
+/// (nil is NULL): lets one statement carry many rows through `unnest`, still as a parameter.
+public struct PostgresTextArray: PostgresBindable, Sendable {
+    public let values: [String?]
+    public init(_ values: [String?]) { self.values = values }
+
+    public var postgresText: String? {
+        "{" + values.map { value in
+            guard let value else { return "NULL" }
+            var quoted = "\""
+            for character in value.unicodeScalars {
+                if character == "\"" || character == "\\" { quoted.unicodeScalars.append("\\") }
+                quoted.unicodeScalars.append(character)
+            }
+            return quoted + "\""
+        }.joined(separator: ",") + "}"
+    }
+}
