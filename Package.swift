@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CNats", path: "Sources/CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(name: "GatherLWS", dependencies: ["CLibWebSockets"], path: "Sources/LWS"),
 
@@ -44,6 +45,11 @@ let package = Package(
             "GatherModel", "GatherPresenters", "GatherStore", "GatherDelivery",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Coordinator"),
+
+        /// The club's memory on PostgreSQL (libpq), shared by every `gather club serve` instance.
+        .target(name: "ClubStore", dependencies: [
+            "ClubModel", "CPostgres", .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/ClubStore"),
 
         // MARK: - View: the transport to the pages
         .target(name: "GatherTransport", dependencies: [
@@ -92,6 +98,7 @@ let package = Package(
         .testTarget(name: "StreamTests", dependencies: ["GatherStream", "GatherDelivery", "GatherModel", "GatherPresenters",
                                                          "GatherSecurity"],
                     path: "Tests/StreamTests"),
+        .testTarget(name: "ClubStoreTests", dependencies: ["ClubStore", "ClubModel"], path: "Tests/ClubStoreTests"),
         .testTarget(name: "SecurityTests", dependencies: ["GatherSecurity"], path: "Tests/SecurityTests"),
         .testTarget(name: "CertificatesTests", dependencies: ["GatherCertificates", "GatherSecurity", "COpenSSL"], path: "Tests/CertificatesTests"),
         .testTarget(name: "AppTests", dependencies: [
