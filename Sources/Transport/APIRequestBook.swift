@@ -146,6 +146,15 @@ struct APIRequestBook<Handle: Hashable> {
         return overdue.values.map { ($0.handle, $0.request.door) }
     }
 
+    /// Every request, handed over or not: forgotten here, to be answered 503 (a shutdown).
+    mutating func expireAll() -> [(handle: Handle, door: Door)] {
+        let all = pending.values.map { ($0.handle, $0.request.door) }
+        pending.removeAll()
+        serials.removeAll()
+        perAddress.removeAll()
+        return all
+    }
+
     /// The connection closed: its request, if any, is forgotten (a later reply is dropped).
     mutating func closed(_ handle: Handle) {
         if let serial = serials[handle] { remove(serial: serial) }

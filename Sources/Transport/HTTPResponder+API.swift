@@ -69,14 +69,18 @@ extension HTTPResponder {
         }
     }
 
-    /// Once a second: requests unanswered past the timeout are answered 503.
-    func expireAPIRequests(now: UInt64) {
-        guard let overdue = apiBook?.expire(now: now), !overdue.isEmpty else { return }
+    /// Once a second: requests unanswered past the timeout are answered 503. `everything`: a
+    /// shutdown, which answers every request now rather than leave its connection waiting.
+    func expireAPIRequests(now: UInt64, everything: Bool = false) {
+        guard let overdue = everything ? apiBook?.expireAll() : apiBook?.expire(now: now), !overdue.isEmpty else { return }
         for (wsi, door) in overdue {
             apiResponses[wsi] = (.text(503, "No answer in time; try again."), door)
             lws_callback_on_writable(wsi)
         }
     }
+
+    /// Whether an API request still waits for its answer to be written (a shutdown waits for it).
+    var hasAPIRequestsInFlight: Bool { !(apiBook?.pending.isEmpty ?? true) || !apiResponses.isEmpty }
 
     private func refuseAPIRequest(_ wsi: OpaquePointer, door: Door, status: Int, message: String) -> Int32 {
         apiBook?.closed(wsi)

@@ -35,11 +35,13 @@ extension ServiceLoop {
             // Once per vhost: the first call takes every queued API reply, the next finds none.
             http.deliver(takeAPIReplies())
         case LWS_CALLBACK_HTTP_WRITEABLE:
+            defer { drainedConnectionClosed() }
             return http.writePendingBody(wsi)
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case LWS_CALLBACK_CLOSED_HTTP:
             http.closed(wsi)
+            drainedConnectionClosed()
         default:
             break
         }
@@ -79,6 +81,8 @@ extension ServiceLoop {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             let (deliveries, stopping) = takeHandOff()
             live.apply(deliveries, stopping: stopping)
+            // Every API request still open is answered 503 now: none is left waiting at the close.
+            if stopping { http.expireAPIRequests(now: 0, everything: true) }
             if live.draining { finishIfDrained() }
         case LWS_CALLBACK_WSI_DESTROY:
             admission.destroyed(wsi)
