@@ -19,6 +19,10 @@ public enum WireProtocol: String, Sendable, CaseIterable {
     case v1 = "gather.v1"
     /// The first snapshot, then patches; pitches carry their gathers.
     case v2 = "gather.v2"
+    /// The club service's live socket (`/club/live`): no shared state, ticks or presence, no
+    /// greeting needed; a connection is sent only the direct replies (`Delivery.send`) its source
+    /// writes, such as `{"type": "changed", …}`. A venue or relay never offers it.
+    case club = "club.v1"
 }
 
 /// Which listener a connection came through. The spectator door is plain HTTP: nothing that

@@ -111,7 +111,7 @@ struct ConnectionMachine {
         self.remoteAddress = remoteAddress
         self.resume = wire == .v2 ? resume : nil
         openedAt = now
-        outbox = Outbox(replyLimit: replyLimit, readsPatches: wire == .v2)
+        outbox = Outbox(replyLimit: replyLimit, readsPatches: wire == .v2, followsShared: wire != .club)
         keepAlive = KeepAlive(intervalSeconds: pingIntervalSeconds, now: now)
         budget = ConnectionBudget(limits: limits, now: Int64(now / 1_000_000))
     }

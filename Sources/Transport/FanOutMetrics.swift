@@ -35,6 +35,7 @@ public final class FanOutMetrics: Sendable {
         public var total = 0
         public var v1 = Written()
         public var v2 = Written()
+        public var club = Written()
 
         public init() {}
 
@@ -42,6 +43,7 @@ public final class FanOutMetrics: Sendable {
             switch wire {
             case .v1: v1
             case .v2: v2
+            case .club: club
             }
         }
 
@@ -55,6 +57,7 @@ public final class FanOutMetrics: Sendable {
             switch wire {
             case .v1: v1.bytes += bytes; v1.frames += frames
             case .v2: v2.bytes += bytes; v2.frames += frames
+            case .club: club.bytes += bytes; club.frames += frames
             }
         }
     }

@@ -2,9 +2,10 @@ import CLibWebSockets
 import Foundation
 import GatherDelivery
 
-/// Plain HTTP on protocol 0: static files under `Public/`, the dynamic routes, and the answers a
-/// request gets instead (405, 426, the spectator door's 308 and 404). Owns the bodies waiting for
-/// their connection's writable turn. Owned by the `ServiceLoop`, service thread only.
+/// Plain HTTP on protocol 0: static files under `Public/`, the dynamic routes, the API's
+/// requests (`HTTPResponder+API.swift`), and the answers a request gets instead (405, 426, the
+/// spectator door's 308 and 404). Owns the bodies waiting for their connection's writable turn.
+/// Owned by the `ServiceLoop`, service thread only.
 final class HTTPResponder {
     let configuration: TransportConfiguration
     /// The TLS listener's bound port, where the spectator door sends organisers (0: none).
@@ -13,9 +14,17 @@ final class HTTPResponder {
     var beforeDynamicRoute: () -> Void = {}
     /// Bodies whose headers are written, by connection, until its writable turn.
     private var bodies: [OpaquePointer: [UInt8]] = [:]
+    /// Where an `APIReply` hands its response (the handle other threads hold).
+    let replies: LiveServer
+    /// The API's requests in flight (nil without an API).
+    var apiBook: APIRequestBook<OpaquePointer>?
+    /// API responses whose connection has not had its writable turn yet.
+    var apiResponses: [OpaquePointer: (response: HTTPResponse, door: Door)] = [:]
 
-    init(configuration: TransportConfiguration) {
+    init(configuration: TransportConfiguration, replies: LiveServer) {
         self.configuration = configuration
+        self.replies = replies
+        apiBook = configuration.api.map { APIRequestBook($0) }
     }
 
     /// What a request is answered before any file or route is looked at. Pure.
@@ -26,14 +35,25 @@ final class HTTPResponder {
         case notFound(String)
         /// Look for a dynamic route, then a file.
         case serve(path: String)
+        /// The API's: read it whole, then hand it over.
+        case api(method: String, path: String)
+        /// Under the API's prefix, with a method it does not answer: 405 with `Allow`.
+        case apiMethodNotAllowed
     }
 
-    /// GET only; `/live` is a WebSocket; the spectator door serves only what watching needs and
-    /// sends organisers to TLS (or nowhere, when there is no TLS listener).
-    static func route(path: String?, door: Door, tlsPort: Int) -> Route {
-        guard let path else { return .onlyGet }
-        if path == "/live" { return .upgradeRequired }
-        guard door == .spectator else { return .serve(path: path) }
+    /// The API's prefix takes its methods; otherwise GET only; the live path is a WebSocket; the
+    /// spectator door serves only what watching needs and sends organisers to TLS (or nowhere,
+    /// when there is no TLS listener). A plain listener behind a proxy serves as TLS does.
+    static func route(method: String?, path: String?, door: Door, tlsPort: Int, livePath: String = "/live",
+                      apiPrefix: String? = nil, plainListener: PlainListenerRole = .spectatorDoor) -> Route {
+        guard let method, let path else { return .onlyGet }
+        let watchingOnly = door == .spectator && plainListener == .spectatorDoor
+        if let apiPrefix, path.hasPrefix(apiPrefix), !watchingOnly {
+            return APIRoutes.methods.contains(method) ? .api(method: method, path: path) : .apiMethodNotAllowed
+        }
+        guard method == "GET" else { return .onlyGet }
+        if path == livePath { return .upgradeRequired }
+        guard watchingOnly else { return .serve(path: path) }
         switch HandshakeRules.spectatorDoor(path: path) {
         case .serve: return .serve(path: path)
         case .toTLS where tlsPort == 0: return .notFound("Organisers use the venue's own address.")
@@ -44,20 +64,30 @@ final class HTTPResponder {
 
     /// `LWS_CALLBACK_HTTP`: answers the request of `wsi`.
     func serve(_ wsi: OpaquePointer, door: Door) -> Int32 {
-        switch Self.route(path: HTTPHeaders.value(wsi, WSI_TOKEN_GET_URI), door: door, tlsPort: tlsPort) {
+        let request = HTTPHeaders.methodAndPath(wsi)
+        switch Self.route(method: request?.method, path: request?.path, door: door, tlsPort: tlsPort,
+                          livePath: configuration.livePath, apiPrefix: configuration.api?.prefix,
+                          plainListener: configuration.plainListener) {
         case .onlyGet:
             return respond(wsi, door: door, .text(405, "Only GET is served here."), extraHeaders: [("Allow", "GET")])
         case .upgradeRequired:
-            return respond(wsi, door: door, .text(426, "Open /live as a WebSocket: \(Self.subprotocolAdvice(configuration))."))
+            return respond(wsi, door: door, .text(426, "Open \(configuration.livePath) as a WebSocket: \(Self.subprotocolAdvice(configuration))."))
         case .notFound(let message):
             return respond(wsi, door: door, .text(404, message))
         case .redirectToTLS(let path):
             let location = "https://\(ownHost(wsi)):\(tlsPort)\(path)"
             return respond(wsi, door: door, .text(308, "Organisers use the secure address: \(location)"),
                            extraHeaders: [("Location", location)])
+        case .api(let method, let path):
+            return beginAPIRequest(wsi, method: method, path: path, door: door)
+        case .apiMethodNotAllowed:
+            return LWSAnswers.answerAndClose(wsi, door: door, status: 405, reason: LWSAnswers.reasonPhrase(405),
+                                             detail: "This API answers \(APIRoutes.allowHeader).",
+                                             extraHeaders: [("Allow", APIRoutes.allowHeader)])
         case .serve(let path):
             let request = HTTPRequest(method: "GET", path: path, query: HTTPHeaders.value(wsi, WSI_TOKEN_HTTP_URI_ARGS),
-                                      remoteAddress: PeerAddress.of(wsi), door: door)
+                                      remoteAddress: PeerAddress.of(wsi), door: door,
+                                      headers: HTTPHeaders.requestHeaders(wsi))
             beforeDynamicRoute()
             if let response = configuration.dynamicRoutes(request) { return respond(wsi, door: door, response) }
             guard let file = HandshakeRules.staticFile(for: path, root: configuration.publicDirectory) else {
@@ -72,7 +102,7 @@ final class HTTPResponder {
     }
 
     /// Headers, now; the body when lws says the connection is writable.
-    private func respond(_ wsi: OpaquePointer, door: Door, _ response: HTTPResponse,
+    func respond(_ wsi: OpaquePointer, door: Door, _ response: HTTPResponse,
                          extraHeaders: [(String, String)] = []) -> Int32 {
         var buffer = [UInt8](repeating: 0, count: SharedFrame.headroom + 4096)
         let written: Bool = buffer.withUnsafeMutableBufferPointer { storage in
@@ -96,16 +126,22 @@ final class HTTPResponder {
         return 0
     }
 
-    /// `LWS_CALLBACK_HTTP_WRITEABLE`: the body whose headers went out.
+    /// `LWS_CALLBACK_HTTP_WRITEABLE`: an API response's headers, or the body whose headers went out.
     func writePendingBody(_ wsi: OpaquePointer) -> Int32 {
+        if let (response, door) = apiResponses.removeValue(forKey: wsi) { return respond(wsi, door: door, response) }
         guard let body = bodies.removeValue(forKey: wsi) else { return 0 }
         let frame = SharedFrame(body)
         if lws_write(wsi, frame.payload, frame.count, LWS_WRITE_HTTP_FINAL) < 0 { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
-    /// `LWS_CALLBACK_CLOSED_HTTP`: a body never written is forgotten.
-    func closed(_ wsi: OpaquePointer) { bodies[wsi] = nil }
+    /// `LWS_CALLBACK_CLOSED_HTTP` (and `WSI_DESTROY`): a body never written is forgotten, and so
+    /// is the API request of the connection (its reply, if one comes, is dropped).
+    func closed(_ wsi: OpaquePointer) {
+        bodies[wsi] = nil
+        apiResponses[wsi] = nil
+        apiBook?.closed(wsi)
+    }
 
     /// Raw header lines lws appends to a served file's answer. Pages are revalidated on every
     /// load so an upgraded server never runs with yesterday's script.
@@ -116,7 +152,7 @@ final class HTTPResponder {
 
     /// What a refused handshake is told to do instead.
     static func subprotocolAdvice(_ configuration: TransportConfiguration) -> String {
-        "connect to /live with the " + configuration.protocols.map(\.rawValue).joined(separator: " or ") + " subprotocol"
+        "connect to \(configuration.livePath) with the " + configuration.protocols.map(\.rawValue).joined(separator: " or ") + " subprotocol"
     }
 
     /// A host this server names itself, never the request's `Host` header: the `--host` address,

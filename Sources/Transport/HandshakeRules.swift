@@ -4,8 +4,9 @@ import GatherDelivery
 /// Pure decisions about a request, kept out of the C callbacks so they can be tested.
 enum HandshakeRules {
     /// A browser's `Origin` must name the host it connected to; no `Origin` (a native client) passes.
-    /// `door` says which scheme's default port a `Host` without one means.
-    static func originAllowed(origin: String?, host: String?, door: Door = .tls) -> Bool {
+    /// `door` says which scheme's default port a `Host` without one means; behind a proxy that
+    /// terminates TLS, `forwardedProto` (its `X-Forwarded-Proto`, `http` or `https`) says it instead.
+    static func originAllowed(origin: String?, host: String?, door: Door = .tls, forwardedProto: String? = nil) -> Bool {
         guard let origin, !origin.isEmpty else { return true }
         guard let host, !host.isEmpty else { return false }
         guard let schemeEnd = origin.range(of: "://") else { return false }
@@ -13,8 +14,13 @@ enum HandshakeRules {
         guard scheme == "https" || scheme == "http" else { return false }
         var authority = String(origin[schemeEnd.upperBound...])
         if let slash = authority.firstIndex(of: "/") { authority = String(authority[..<slash]) }
+        let secure = switch forwardedProto?.lowercased() {
+        case "https": true
+        case "http": false
+        default: door == .tls
+        }
         return normalised(authority, defaultPort: scheme == "https" ? "443" : "80")
-            == normalised(host, defaultPort: door == .tls ? "443" : "80")
+            == normalised(host, defaultPort: secure ? "443" : "80")
     }
 
     private static func normalised(_ authority: String, defaultPort: String) -> String {

@@ -2,7 +2,7 @@ import CLibWebSockets
 import Dispatch
 import GatherDelivery
 
-/// The WebSocket at `/live`: every open connection, the frames they share, the budgets their
+/// The WebSocket at the live path (`/live`): every open connection, the frames they share, the budgets their
 /// addresses share and the fan-out counters. Owned by the `ServiceLoop` and touched only on its
 /// service thread. Each connection's logic is its `ConnectionMachine`; this type carries out
 /// what the machines decide with lws calls, and does the work that spans connections (the
@@ -51,13 +51,17 @@ final class LiveConnections {
     /// Last look before the 101: right path, same-origin browsers only, room for one more.
     func filterUpgrade(_ wsi: OpaquePointer, door: Door, admission: Admission<OpaquePointer>) -> Int32 {
         let path = HTTPHeaders.value(wsi, WSI_TOKEN_GET_URI) ?? ""
-        guard path == "/live" else {
+        guard path == configuration.livePath else {
             return LWSAnswers.refuseUpgrade(wsi, door: door, status: 404, reason: "Not Found",
-                                            detail: "the live endpoint is /live")
+                                            detail: "the live endpoint is \(configuration.livePath)")
         }
         let origin = HTTPHeaders.value(wsi, WSI_TOKEN_ORIGIN)
         let address = PeerAddress.of(wsi)
-        guard HandshakeRules.originAllowed(origin: origin, host: HTTPHeaders.value(wsi, WSI_TOKEN_HOST), door: door) else {
+        // Behind a proxy the browser's scheme is the proxy's, which it says in X-Forwarded-Proto.
+        let forwardedProto = door == .spectator && configuration.plainListener == .behindProxy
+            ? HTTPHeaders.customValue(wsi, "x-forwarded-proto") : nil
+        guard HandshakeRules.originAllowed(origin: origin, host: HTTPHeaders.value(wsi, WSI_TOKEN_HOST), door: door,
+                                           forwardedProto: forwardedProto) else {
             refusals.note("refused handshakes", address: address, "refused a WebSocket from a foreign origin",
                           metadata: ["http.origin": "\(LogText.escaped(origin ?? ""))"])
             return LWSAnswers.refuseUpgrade(wsi, door: door, status: 403, reason: "Forbidden",
@@ -77,8 +81,8 @@ final class LiveConnections {
             return LWSAnswers.refuseUpgrade(wsi, door: door, status: 429, reason: "Too Many Requests",
                                             detail: "too many connections from your address")
         }
-        // A query longer than any valid one is not even copied.
-        if let parameters = HTTPHeaders.fragments(wsi, WSI_TOKEN_HTTP_URI_ARGS, maximumCount: ResumeQuery.maximumParameters,
+        // A query longer than any valid one is not even copied; only gather.v2 catches up.
+        if Self.wire(of: wsi) == .v2, let parameters = HTTPHeaders.fragments(wsi, WSI_TOKEN_HTTP_URI_ARGS, maximumCount: ResumeQuery.maximumParameters,
                                                   maximumBytes: ResumeQuery.maximumBytes),
            let point = ResumeQuery.parse(parameters: parameters) {
             resumePoints[wsi] = point
@@ -89,7 +93,7 @@ final class LiveConnections {
     /// The handshake is done: the connection is numbered and its source told.
     func opened(_ wsi: OpaquePointer, session: UnsafeMutablePointer<UInt64>, door: Door, address: String) {
         nextConnectionNumber += 1
-        let wire = lws_get_protocol(wsi).flatMap { WireProtocol(rawValue: String(cString: $0.pointee.name)) } ?? .v1
+        let wire = Self.wire(of: wsi)
         let machine = ConnectionMachine(wire: wire, door: door, remoteAddress: address,
                                         resume: resumePoints.removeValue(forKey: wsi),
                                         replyLimit: configuration.replyQueueLimit,
@@ -101,6 +105,11 @@ final class LiveConnections {
         session.pointee = nextConnectionNumber
         connections[nextConnectionNumber] = connection
         source.connectionOpened(connection.id, remoteAddress: address, protocol: wire, door: door)
+    }
+
+    /// The subprotocol lws bound the connection to (only ones this server speaks are bound).
+    static func wire(of wsi: OpaquePointer) -> WireProtocol {
+        lws_get_protocol(wsi).flatMap { WireProtocol(rawValue: String(cString: $0.pointee.name)) } ?? .v1
     }
 
     /// lws is done with a `wsi` (a handshake that never opened leaves its query here).

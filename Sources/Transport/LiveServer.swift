@@ -25,6 +25,8 @@ public final class LiveServer: DeliveryTarget {
     /// What other threads and the service thread share.
     struct Shared {
         var handOff: [(delivery: Delivery, at: UInt64)] = []
+        /// API responses by request serial, for the service thread to write.
+        var apiReplies: [(serial: UInt64, response: HTTPResponse)] = []
         /// Set while the context exists; nil before `start()` and once it is being destroyed.
         var context: WakeableContext?
         var stopRequested = false
@@ -99,6 +101,16 @@ public final class LiveServer: DeliveryTarget {
             // then); they are applied on the service thread's first wake-up.
             guard !state.stopRequested else { return }
             state.handOff.append(contentsOf: deliveries.map { ($0, now) })
+            state.context?.wake()
+        }
+    }
+
+    /// Queues an API response (from `APIReply`, any thread) and wakes the service thread. After
+    /// a shutdown began it is dropped: the connection is going anyway.
+    func queueAPIReply(serial: UInt64, response: HTTPResponse) {
+        shared.withLock { state in
+            guard !state.stopRequested else { return }
+            state.apiReplies.append((serial, response))
             state.context?.wake()
         }
     }

@@ -44,9 +44,15 @@ struct Outbox {
     private var sentTickSerials: [Int: Int] = [:]
     private var sentPresenceSerial = 0
 
-    init(replyLimit: Int, readsPatches: Bool = false) {
+    /// False for a club.v1 connection: it follows nothing shared (no state, ticks or presence)
+    /// and needs no greeting; it is sent its direct replies in order, and nothing else.
+    let followsShared: Bool
+
+    init(replyLimit: Int, readsPatches: Bool = false, followsShared: Bool = true) {
         self.replyLimit = replyLimit
         self.readsPatches = readsPatches
+        self.followsShared = followsShared
+        greeted = !followsShared
     }
 
     var queuedReplies: Int { replies.count - replyHead }
@@ -58,6 +64,11 @@ struct Outbox {
     /// the patches it needs leave the window or the epoch changes before they are written.
     @discardableResult
     mutating func greet(_ frame: SharedFrame, shared: SharedFrames, resume: ResumePoint? = nil) -> CatchUp {
+        guard followsShared else {
+            // Nothing to catch up with: a greeting is just the first reply.
+            _ = enqueue(frame)
+            return .snapshot
+        }
         guard !greeted, greeting == nil else { return .snapshot }
         greeting = frame
         sentTickSerials = shared.ticks.mapValues(\.serial)
@@ -89,6 +100,7 @@ struct Outbox {
     func hasPending(_ shared: SharedFrames) -> Bool {
         if greeting != nil { return true }
         guard greeted else { return false }
+        guard followsShared else { return replyHead < replies.count }
         if let state = shared.state, state.timeline != sentTimeline || state.version > sentVersion { return true }
         if replyHead < replies.count { return true }
         if let presence = shared.presence, presence.serial > sentPresenceSerial { return true }
@@ -107,6 +119,7 @@ struct Outbox {
             return .frame(greeting)
         }
         guard greeted else { return .nothing }
+        guard followsShared else { return nextReply() }
         if let state = shared.state, state.timeline != sentTimeline || state.version > sentVersion {
             if readsPatches, state.timeline == sentTimeline, sentVersion != .min,
                state.version - sentVersion <= SharedFrames.patchWindow || sentVersion < catchingUpThrough,
@@ -119,15 +132,7 @@ struct Outbox {
             catchingUpThrough = .min
             return .frame(readsPatches ? state.v2Snapshot : state.v1Snapshot)
         }
-        if replyHead < replies.count {
-            let frame = replies[replyHead]
-            replyHead += 1
-            if replyHead > 32, replyHead * 2 > replies.count {
-                replies.removeFirst(replyHead)
-                replyHead = 0
-            }
-            return .frame(frame)
-        }
+        if replyHead < replies.count { return nextReply() }
         if let presence = shared.presence, presence.serial > sentPresenceSerial {
             sentPresenceSerial = presence.serial
             return .frame(presence.frame)
@@ -148,5 +153,17 @@ struct Outbox {
             return .frame(tick.frame)
         }
         return .nothing
+    }
+
+    /// The oldest direct reply not yet sent.
+    private mutating func nextReply() -> Next {
+        guard replyHead < replies.count else { return .nothing }
+        let frame = replies[replyHead]
+        replyHead += 1
+        if replyHead > 32, replyHead * 2 > replies.count {
+            replies.removeFirst(replyHead)
+            replyHead = 0
+        }
+        return .frame(frame)
     }
 }

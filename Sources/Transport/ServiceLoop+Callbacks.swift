@@ -16,6 +16,7 @@ extension ServiceLoop {
             admission.accepted(wsi, from: PeerAddress.of(wsi), at: DispatchTime.now().uptimeNanoseconds)
         case LWS_CALLBACK_WSI_DESTROY:
             admission.destroyed(wsi)
+            http.closed(wsi)
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi)
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
@@ -26,20 +27,29 @@ extension ServiceLoop {
         case LWS_CALLBACK_HTTP:
             admission.headersArrived(wsi)
             return http.serve(wsi, door: door(of: wsi))
+        case LWS_CALLBACK_HTTP_BODY:
+            return http.receivedBody(wsi, door: door(of: wsi), input: input, length: length)
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            return http.bodyComplete(wsi)
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            // Once per vhost: the first call takes every queued API reply, the next finds none.
+            http.deliver(takeAPIReplies())
         case LWS_CALLBACK_HTTP_WRITEABLE:
+            defer { drainedConnectionClosed() }
             return http.writePendingBody(wsi)
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case LWS_CALLBACK_CLOSED_HTTP:
             http.closed(wsi)
+            drainedConnectionClosed()
         default:
             break
         }
         return 0
     }
 
-    /// Protocols 1 and 2 (`gather.v2`, `gather.v1`): the WebSocket at `/live`, and the
-    /// cross-thread wake-up.
+    /// The WebSocket protocols (`gather.v2`, `gather.v1`, or `club.v1`): the WebSocket at the
+    /// live path, and the cross-thread wake-up.
     func handleLive(_ wsi: OpaquePointer, reason: lws_callback_reasons, session: UnsafeMutableRawPointer?,
                     input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         preconditionOnServiceThread()
@@ -71,6 +81,8 @@ extension ServiceLoop {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             let (deliveries, stopping) = takeHandOff()
             live.apply(deliveries, stopping: stopping)
+            // Every API request still open is answered 503 now: none is left waiting at the close.
+            if stopping { http.expireAPIRequests(now: 0, everything: true) }
             if live.draining { finishIfDrained() }
         case LWS_CALLBACK_WSI_DESTROY:
             admission.destroyed(wsi)
@@ -81,7 +93,8 @@ extension ServiceLoop {
         return 0
     }
 
-    /// Once a second: overdue request headers, the refusal counts, then every connection.
+    /// Once a second: overdue request headers, unanswered API requests, the refusal counts, then
+    /// every connection.
     func upkeep(now: UInt64) {
         preconditionOnServiceThread()
         // lws's own header timeout holds on the plain door; on the TLS port a header trickle
@@ -89,6 +102,7 @@ extension ServiceLoop {
         for wsi in admission.overdueHeaders(now: now) {
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
         }
+        http.expireAPIRequests(now: now)
         live.pruneBudgets(now: now) { [admission] in admission.hasWebSockets(from: $0) }
         refusals.summarise(now: now)
         live.upkeep(now: now)

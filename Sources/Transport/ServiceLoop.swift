@@ -46,7 +46,7 @@ final class ServiceLoop {
         logger = server.logger
         refusals = RefusalLog(logger: server.logger)
         admission = Admission(server.configuration)
-        http = HTTPResponder(configuration: server.configuration)
+        http = HTTPResponder(configuration: server.configuration, replies: server)
         live = LiveConnections(configuration: server.configuration, source: server.source, refusals: refusals,
                                metrics: server.fanOut)
         http.beforeDynamicRoute = { [unowned live, unowned server] in live.fanOut.publish(to: server.fanOut) }
@@ -79,6 +79,14 @@ final class ServiceLoop {
         }
     }
 
+    /// Takes the API responses other threads queued.
+    func takeAPIReplies() -> [(serial: UInt64, response: HTTPResponse)] {
+        server.shared.withLock { state in
+            defer { state.apiReplies.removeAll(keepingCapacity: true) }
+            return state.apiReplies
+        }
+    }
+
     /// Creates the context and its listeners, and makes the context reachable by the handle.
     func open() throws -> ListeningPorts {
         preconditionOnServiceThread()
@@ -90,7 +98,7 @@ final class ServiceLoop {
         let wakeable = WakeableContext(created.context)
         server.shared.withLock { state in
             state.context = wakeable
-            if !state.handOff.isEmpty || state.stopRequested { wakeable.wake() }
+            if !state.handOff.isEmpty || !state.apiReplies.isEmpty || state.stopRequested { wakeable.wake() }
         }
         return ListeningPorts(tls: created.tlsPort, spectator: created.spectatorPort)
     }

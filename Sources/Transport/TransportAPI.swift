@@ -1,22 +1,50 @@
 import GatherDelivery
 
 public struct HTTPRequest: Sendable {
+    /// `GET`, or for the API also `POST`, `PATCH` or `DELETE`.
     public let method: String
     /// Without the query.
     public let path: String
     public let query: String?
-    /// The peer's numeric address.
+    /// The peer's numeric address (behind a proxy: the proxy's; see `x-forwarded-for`).
     public let remoteAddress: String
     /// The listener it came through.
     public let door: Door
+    /// The request headers of `HTTPRequestHeaders.names` that were sent, by lowercase name, each
+    /// value at most `HTTPRequestHeaders.maximumValueBytes` (a longer one is left out). Copied
+    /// while lws still held them: they stay valid after the connection is gone.
+    public let headers: [String: String]
+    /// The whole body (API requests only; at most `APIRoutes.maximumBodyBytes`).
+    public let body: [UInt8]
 
-    public init(method: String, path: String, query: String?, remoteAddress: String = "", door: Door = .tls) {
+    public init(method: String, path: String, query: String?, remoteAddress: String = "", door: Door = .tls,
+                headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
         self.remoteAddress = remoteAddress
         self.door = door
+        self.headers = headers
+        self.body = body
     }
+
+    /// A header's value by name, in any case (`header("Authorization")`).
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// The same request with its body (read after the headers were copied).
+    func with(body: [UInt8]) -> HTTPRequest {
+        HTTPRequest(method: method, path: path, query: query, remoteAddress: remoteAddress, door: door,
+                    headers: headers, body: body)
+    }
+}
+
+/// Which request headers an `HTTPRequest` carries: what an API needs to authenticate, choose a
+/// language, build absolute links and know the client behind a proxy. Nothing else is copied.
+public enum HTTPRequestHeaders {
+    public static let names = ["authorization", "accept-language", "host", "content-type", "origin",
+                               "x-forwarded-for", "x-forwarded-proto"]
+    /// A value longer than this is left out, as if not sent.
+    public static let maximumValueBytes = 1_024
 }
 
 public struct HTTPResponse: Sendable {
@@ -79,6 +107,14 @@ public struct TransportConfiguration: Sendable {
     /// GET requests that are not static files: /healthz, /metrics, /api/…, /qr.svg, /ca.pem.
     /// Runs on the service thread: it must be quick and thread-safe. nil answers 404.
     public var dynamicRoutes: @Sendable (HTTPRequest) -> HTTPResponse?
+    /// The JSON API: requests with bodies, answered later from any thread. nil (the venue, a
+    /// relay): none, and anything but GET is 405 as ever.
+    public var api: APIRoutes?
+    /// Where the WebSocket is opened (the club's: `/club/live`).
+    public var livePath = "/live"
+    /// What the plain listener (`spectatorPort`) is: the venue's and relay's spectator door, or
+    /// a whole server's plain port behind a TLS-terminating proxy (the club behind nginx).
+    public var plainListener = PlainListenerRole.spectatorDoor
 
     /// The venue server's shape: a TLS listener on `port` (set `spectatorPort` for the door).
     public init(host: String, port: Int, certificatePath: String, privateKeyPath: String, publicDirectory: String,
@@ -102,8 +138,23 @@ public struct TransportConfiguration: Sendable {
     public var problem: String? {
         if tls == nil, spectatorPort == nil { return "nothing to listen on: neither a TLS port nor a plain one" }
         if protocols.isEmpty { return "no WebSocket protocol to speak" }
+        if !livePath.hasPrefix("/") || livePath.contains("?") { return "the live path must start with / and have no query" }
+        if let api, let problem = api.problem { return problem }
+        if let api, livePath.hasPrefix(api.prefix) { return "the live path is inside the API's prefix" }
         return nil
     }
+}
+
+/// What the plain-HTTP listener serves, and how a browser's `Origin` is read there.
+public enum PlainListenerRole: Sendable, Equatable {
+    /// The venue's spectator door (and a relay's port): only what watching needs; organiser
+    /// pages go to TLS. Its connections are tagged `Door.spectator`.
+    case spectatorDoor
+    /// The server's own port behind a proxy that terminates TLS (the club behind nginx): every
+    /// page, the API and the WebSocket, as on a TLS listener; the WebSocket's origin check takes
+    /// the browser's scheme from `X-Forwarded-Proto`. Its connections are still `Door.spectator`
+    /// (the plain listener): a source that serves only through a proxy ignores the door.
+    case behindProxy
 }
 
 /// What every text message pays before its source sees it, and how far a connection may run

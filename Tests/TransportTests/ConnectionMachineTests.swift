@@ -259,15 +259,62 @@ final class AdmissionTests: XCTestCase {
 /// What plain HTTP answers before any file or route is looked at.
 final class HTTPRouteTests: XCTestCase {
     func testTheRouteOfARequest() {
-        XCTAssertEqual(HTTPResponder.route(path: nil, door: .tls, tlsPort: 8443), .onlyGet)
-        XCTAssertEqual(HTTPResponder.route(path: "/live", door: .spectator, tlsPort: 8443), .upgradeRequired)
-        XCTAssertEqual(HTTPResponder.route(path: "/organiser.html", door: .tls, tlsPort: 8443), .serve(path: "/organiser.html"))
-        XCTAssertEqual(HTTPResponder.route(path: "/organiser.html", door: .spectator, tlsPort: 8443),
+        XCTAssertEqual(HTTPResponder.route(method: nil, path: nil, door: .tls, tlsPort: 8443), .onlyGet)
+        XCTAssertEqual(HTTPResponder.route(method: "POST", path: "/healthz", door: .tls, tlsPort: 8443), .onlyGet)
+        XCTAssertEqual(HTTPResponder.route(method: "GET", path: "/live", door: .spectator, tlsPort: 8443), .upgradeRequired)
+        XCTAssertEqual(HTTPResponder.route(method: "GET", path: "/organiser.html", door: .tls, tlsPort: 8443),
+                       .serve(path: "/organiser.html"))
+        XCTAssertEqual(HTTPResponder.route(method: "GET", path: "/organiser.html", door: .spectator, tlsPort: 8443),
                        .redirectToTLS(path: "/organiser.html"))
-        XCTAssertEqual(HTTPResponder.route(path: "/organiser.html", door: .spectator, tlsPort: 0),
+        XCTAssertEqual(HTTPResponder.route(method: "GET", path: "/organiser.html", door: .spectator, tlsPort: 0),
                        .notFound("Organisers use the venue's own address."))
-        XCTAssertEqual(HTTPResponder.route(path: "/secret", door: .spectator, tlsPort: 8443),
+        XCTAssertEqual(HTTPResponder.route(method: "GET", path: "/secret", door: .spectator, tlsPort: 8443),
                        .notFound("Nothing here for spectators."))
-        XCTAssertEqual(HTTPResponder.route(path: "/js/live.js", door: .spectator, tlsPort: 8443), .serve(path: "/js/live.js"))
+        XCTAssertEqual(HTTPResponder.route(method: "GET", path: "/js/live.js", door: .spectator, tlsPort: 8443),
+                       .serve(path: "/js/live.js"))
+    }
+
+    /// Without an API (the venue, a relay) every method but GET is 405, under any path.
+    func testWithoutAnAPIOnlyGetIsServed() {
+        for method in ["POST", "PATCH", "DELETE", "PUT", "OPTIONS", "HEAD"] {
+            XCTAssertEqual(HTTPResponder.route(method: method, path: "/club/api/x", door: .tls, tlsPort: 8443), .onlyGet, method)
+        }
+        XCTAssertEqual(HTTPResponder.route(method: "GET", path: "/club/api/x", door: .tls, tlsPort: 8443),
+                       .serve(path: "/club/api/x"))
+    }
+
+    private func club(_ method: String, _ path: String, door: Door = .tls,
+                      plainListener: PlainListenerRole = .behindProxy) -> HTTPResponder.Route {
+        HTTPResponder.route(method: method, path: path, door: door, tlsPort: 0, livePath: "/club/live",
+                            apiPrefix: "/club/api/", plainListener: plainListener)
+    }
+
+    func testTheAPIsPrefixTakesItsFourMethodsAndRefusesTheRestWith405() {
+        for method in APIRoutes.methods {
+            XCTAssertEqual(club(method, "/club/api/m/abc/answer"), .api(method: method, path: "/club/api/m/abc/answer"))
+            XCTAssertEqual(club(method, "/club/api/m/abc/answer", door: .spectator),
+                           .api(method: method, path: "/club/api/m/abc/answer"), "behind a proxy, the plain port serves all")
+        }
+        for method in ["PUT", "OPTIONS", "HEAD"] {
+            XCTAssertEqual(club(method, "/club/api/club"), .apiMethodNotAllowed, method)
+        }
+        // Only under the prefix: its parent, a look-alike and pages stay GET-only.
+        XCTAssertEqual(club("POST", "/club/api"), .onlyGet)
+        XCTAssertEqual(club("POST", "/club/apix/"), .onlyGet)
+        XCTAssertEqual(club("GET", "/club/m/abc"), .serve(path: "/club/m/abc"))
+        XCTAssertEqual(club("GET", "/club/m/abc", door: .spectator), .serve(path: "/club/m/abc"))
+    }
+
+    func testTheLivePathIsConfigurable() {
+        XCTAssertEqual(club("GET", "/club/live"), .upgradeRequired)
+        XCTAssertEqual(club("GET", "/live"), .serve(path: "/live"), "/live is a page like any other for the club")
+        XCTAssertEqual(club("POST", "/club/live"), .onlyGet)
+    }
+
+    /// The spectator door never reaches an API: it may not change anything.
+    func testTheSpectatorDoorKeepsTheAPIOut() {
+        XCTAssertEqual(club("POST", "/club/api/club", door: .spectator, plainListener: .spectatorDoor), .onlyGet)
+        XCTAssertEqual(club("GET", "/club/api/club", door: .spectator, plainListener: .spectatorDoor),
+                       .notFound("Nothing here for spectators."))
     }
 }

@@ -71,11 +71,12 @@ enum PrometheusText {
         out += "gather_fanout_latency_ms_count \(fanOut.total)\n"
         metric("gather_ws_bytes_written_total", "counter",
                "WebSocket bytes handed to lws (frame headers included, before TLS; no pings), by protocol.")
-        for wire in WireProtocol.allCases {
+        // The venue's protocols only: it never speaks club.v1, and its metrics stay as they were.
+        for wire in [WireProtocol.v1, .v2] {
             out += "gather_ws_bytes_written_total{protocol=\"\(wire.rawValue)\"} \(fanOut.written(wire).bytes)\n"
         }
         metric("gather_ws_frames_written_total", "counter", "WebSocket messages written (no pings), by protocol.")
-        for wire in WireProtocol.allCases {
+        for wire in [WireProtocol.v1, .v2] {
             out += "gather_ws_frames_written_total{protocol=\"\(wire.rawValue)\"} \(fanOut.written(wire).frames)\n"
         }
         return out
