@@ -50,6 +50,11 @@ let package = Package(
         .target(name: "ClubStore", dependencies: [
             "ClubModel", "CPostgres", .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/ClubStore"),
+        /// The club's scope: its API judged in one transaction per change, its live follow, calendars.
+        .target(name: "ClubCoordinator", dependencies: [
+            "ClubModel", "ClubStore", "GatherModel", "GatherPresenters", "GatherSecurity", "GatherDelivery",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/ClubCoordinator"),
 
         // MARK: - View: the transport to the pages
         .target(name: "GatherTransport", dependencies: [
@@ -69,7 +74,7 @@ let package = Package(
         // MARK: - Composition root and executables
         .target(name: "GatherApp", dependencies: [
             "GatherModel", "GatherPresenters", "GatherCoordinator", "GatherStore", "GatherTransport", "GatherDelivery",
-            "GatherSecurity", "GatherCertificates", "CQREncode", "GatherStream",
+            "GatherSecurity", "GatherCertificates", "CQREncode", "GatherStream", "ClubCoordinator", "ClubStore", "ClubModel",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/App"),

@@ -1,4 +1,6 @@
 import ClubModel
+import ClubStore
+import Foundation
 import GatherModel
 
 /// A request as the club's scope sees it: what the Transport copied out of the connection.
@@ -28,7 +30,7 @@ public struct ClubRequest: Sendable {
         return token.isEmpty || token.utf8.count > 128 ? nil : token
     }
 
-    var language: Language { Language.preferred(acceptLanguage: headers["accept-language"]) }
+    var language: Language { Language.pick(acceptLanguage: headers["accept-language"]) }
 }
 
 /// What the scope answers; the App turns it into the Transport's response.
@@ -59,7 +61,7 @@ public struct ClubResponse: Sendable, Equatable {
         for (key, value) in refusal.params { params[key] = .string(value) }
         return json(refusal.code.httpStatus, ["error": .object([
             "code": .string(refusal.code.rawValue),
-            "message": .string(ClubMessages.message(for: refusal, language: language)),
+            "message": .string(ClubMessages.refusal(refusal, in: language)),
             "params": .object(params),
         ])])
     }
@@ -68,9 +70,11 @@ public struct ClubResponse: Sendable, Equatable {
 /// A request body: one JSON object with a client `id` when it changes anything.
 struct ClubBody {
     let fields: [String: JSONValue]
+    let bytes: [UInt8]
 
     /// At most 16 KiB (the Transport's cap) and 64 fields: anything else is `invalid`.
     init(_ bytes: [UInt8]) throws(Refusal) {
+        self.bytes = bytes
         guard !bytes.isEmpty else { throw Refusal.invalid("body", "a JSON object is expected") }
         guard case .success(.object(let fields)) = JSONValue.parse(bytes), fields.count <= 64 else {
             throw Refusal.invalid("body", "a JSON object is expected")
@@ -80,11 +84,16 @@ struct ClubBody {
 
     /// The change's client id: 1–64 of `A-Za-z0-9-_`.
     func id() throws(Refusal) -> String {
-        guard let id = fields["id"]?.stringValue, ClientIds.isValid(id) else { throw Refusal.invalid("id") }
-        return id
+        guard let id = fields["id"]?.stringValue else { throw Refusal.invalid("id", "missing") }
+        return try ClubInput.clientId(id)
     }
 
     func string(_ key: String) -> String? { fields[key]?.stringValue }
+
+    /// The body as one of the model's drafts (a mistyped field is `invalid` naming it).
+    func draft<T: Decodable>(_ type: T.Type) throws(Refusal) -> T {
+        try ClubInput.decode(type, from: Data(bytes))
+    }
     func has(_ key: String) -> Bool { fields[key] != nil }
 
     func requiredString(_ key: String, maxBytes: Int = 400) throws(Refusal) -> String {

@@ -1,4 +1,5 @@
 import ClubModel
+import ClubStore
 import Dispatch
 import Foundation
 import GatherDelivery
@@ -16,7 +17,7 @@ public final class ClubLive: TransportSource, @unchecked Sendable {
         case organiser
     }
 
-    private let database: any ClubDatabase
+    private let store: ClubStore
     private let logger: Logger
     private let queue = DispatchQueue(label: "club.live")
     /// Confined to `queue`.
@@ -25,8 +26,8 @@ public final class ClubLive: TransportSource, @unchecked Sendable {
     private let targetLock = NSLock()
     private var target: (any DeliveryTarget)?
 
-    public init(database: any ClubDatabase, logger: Logger) {
-        self.database = database
+    public init(store: ClubStore, logger: Logger) {
+        self.store = store
         self.logger = logger
     }
 
@@ -57,14 +58,15 @@ public final class ClubLive: TransportSource, @unchecked Sendable {
             }
             let follower: Follower?
             do {
-                follower = try database.change { transaction -> Follower? in
+                follower = try store.read { transaction -> Follower? in
                     switch request {
                     case .member(let token):
                         guard ClubRoute.token(Substring(token)) != nil,
-                              let record = try transaction.member(tokenHash: MemberLinks.hash(token: token)) else { return nil }
-                        return .member(record.member.id)
+                              let member = try transaction.member(tokenHash: MemberLinks.hash(token: token)) else { return nil }
+                        return .member(member.id)
                     case .organiser(let token):
-                        guard token.utf8.count <= 128, try transaction.organiser(tokenHash: Digest.sha256Hex(token)) != nil else {
+                        guard token.utf8.count <= 128,
+                              try transaction.organiser(tokenHash: Digest.sha256Hex(token), now: try transaction.now()) != nil else {
                             return nil
                         }
                         return .organiser

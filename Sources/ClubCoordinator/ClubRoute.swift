@@ -15,7 +15,7 @@ public enum ClubRoute: Equatable, Sendable {
 
     /// Why a path is refused, when it is: an unknown path is 404; a known path with another
     /// method is 405 (with the methods it takes).
-    public enum Miss: Equatable, Sendable {
+    public enum Miss: Error, Equatable, Sendable {
         case notFound
         case methodNotAllowed(allowed: [String])
     }

@@ -1,4 +1,5 @@
 import ClubModel
+import ClubStore
 import Foundation
 import GatherModel
 import GatherPresenters
@@ -9,26 +10,29 @@ import GatherPresenters
 /// a cancelled date is CANCELLED. `SEQUENCE` is the date's change counter (Precision 18).
 extension ClubService {
     func memberCalendar(_ token: String, _ request: ClubRequest) throws -> ClubResponse {
-        try database.change { transaction in
-            guard let record = try transaction.member(tokenHash: MemberLinks.hash(token: token)) else { throw Refusal(.notFound) }
-            let settings = try transaction.settings()
+        try store.read { transaction in
+            guard let member = try transaction.member(tokenHash: MemberLinks.hash(token: token)) else { throw Refusal(.notFound) }
+            let settings = try settings(transaction)
             let now = try transaction.now()
             let fixtures = try transaction.fixtures()
+            let sequences = try transaction.calendarSequences(member: member.id)
+            let dates = try transaction.dates(from: now, to: now + Schedule.windowMillis)
+            let answersByDate = try transaction.answers(dates: dates.map(\.id))
             var calendar = ICalendarText()
             calendar.property("BEGIN", "VCALENDAR")
             calendar.property("VERSION", "2.0")
             calendar.property("PRODID", "-//Football Gather Live//Club//EN")
             calendar.property("CALSCALE", "GREGORIAN")
             calendar.property("X-WR-CALNAME", ICalendarText.escaped(settings.name))
-            for date in try transaction.dates(notEndedBy: now) where date.startsAt < now + ClubSchedule.windowMs {
+            for date in dates {
                 let fixture = fixtures.first { $0.id == date.fixtureId }
-                let answers = try transaction.answers(date: date.id)
-                let mine = answers.first { $0.memberId == record.member.id }
+                let answers = answersByDate[date.id] ?? []
+                let mine = answers.first { $0.memberId == member.id }
                 let title = fixture?.title ?? settings.name
                 calendar.property("BEGIN", "VEVENT")
                 calendar.property("UID", "\(date.id)@club.football-gather")
                 calendar.property("DTSTAMP", ICalendarText.dateTime(epochMilliseconds: now))
-                calendar.property("SEQUENCE", "\(try transaction.revision(date: date.id))")
+                calendar.property("SEQUENCE", "\(sequences[date.id] ?? 0)")
                 calendar.property("DTSTART", ICalendarText.dateTime(epochMilliseconds: date.startsAt))
                 calendar.property("DURATION", ICalendarText.duration(minutes: date.durationMinutes))
                 if let place = fixture?.place, !place.isEmpty { calendar.property("LOCATION", ICalendarText.escaped(place)) }
@@ -46,7 +50,8 @@ extension ClubService {
                     calendar.property("END", "VALARM")
                 default:
                     calendar.property("STATUS", "TENTATIVE")
-                    let state = Rules.calendarState(mine, answers: answers, language: request.language)
+                    let state = CalendarWords.state(mine, position: Waitlist.positions(answers)[member.id],
+                                                    language: request.language)
                     calendar.property("SUMMARY", ICalendarText.escaped("\(state): \(title)"))
                 }
                 calendar.property("END", "VEVENT")

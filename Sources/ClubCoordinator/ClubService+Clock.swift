@@ -1,4 +1,5 @@
 import ClubModel
+import ClubStore
 import GatherModel
 
 /// Time moving on: offers past their window become `out` and the walk goes on (Precision 9),
@@ -10,21 +11,20 @@ extension ClubService {
     /// Expires every offer due by the club's `now`; returns the dates it changed.
     @discardableResult
     public func sweep() throws -> [String] {
-        let due: [String] = try database.change { transaction in
+        let due: [String] = try store.change { transaction in
             let now = try transaction.now()
-            try ensureDates(transaction, settings: try transaction.settings(), now: now)
-            return try transaction.datesWithOffersDue(by: now)
+            let added = try ensureDates(transaction, settings: try settings(transaction), now: now)
+            if !added.isEmpty { try transaction.notify(dateIds: added) }
+            return try transaction.dateIdsWithOffersExpired(by: now)
         }
         var changed: [String] = []
         for dateId in due {
-            let didChange: Bool = try database.change { transaction in
+            let didChange: Bool = try store.change { transaction in
                 guard let date = try transaction.lockDate(id: dateId) else { return false }
-                let now = try transaction.now()
                 let answers = try transaction.answers(date: date.id)
-                let next = Rules.expire(date: date, answers: answers, now: now)
-                guard next != answers else { return false }
-                try transaction.saveAnswers(date: date.id, next)
-                try transaction.notifyChanged(dates: [date.id])
+                let result = Waitlist.expire(date: date, answers: answers, now: try transaction.now())
+                guard result.answers != answers || result.date != date else { return false }
+                try save(result, transaction)
                 return true
             }
             if didChange { changed.append(dateId) }
@@ -40,7 +40,7 @@ extension ClubService {
             throw Refusal.invalid("advanceMs")
         }
         let response = try once(scope: "test-clock", id: id, language: request.language) { transaction in
-            .json(200, ["now": .int(Int(try transaction.advanceClock(byMs: Millis(advance))))])
+            .json(200, ["now": .int(Int(try transaction.advanceClock(ms: Millis(advance))))])
         }
         try sweep()
         return response

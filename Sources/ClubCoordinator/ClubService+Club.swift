@@ -1,31 +1,33 @@
 import ClubModel
+import ClubStore
 import Foundation
 import GatherModel
 
 /// The organisers' club: its settings, members and fixtures. Every change holds the locks its
 /// rules read (a fixture's row, each affected date's row), and tells every instance's pages.
 extension ClubService {
-    static let maximumMembers = 500
+    /// At most this many fixtures: a club plays a few times a week, not hundreds.
+    static let maximumFixtures = 20
 
     func clubView(_ request: ClubRequest) throws -> ClubResponse {
-        try database.change { transaction in
+        try store.change { transaction in
             _ = try organiser(request, in: transaction)
-            let settings = try transaction.settings()
+            let settings = try settings(transaction)
             let now = try transaction.now()
             try ensureDates(transaction, settings: settings, now: now)
             let base = publicBase(request)
             let fixtures = try transaction.fixtures()
             let byId = Dictionary(fixtures.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let dates = try transaction.dates(notEndedBy: now).filter { $0.startsAt < now + ClubSchedule.windowMs }
-            let members = try transaction.members()
+            let dates = try transaction.dates(from: now, to: now + Schedule.windowMillis)
+            let answers = try transaction.answers(dates: dates.map(\.id))
             return .json(200, [
                 "name": .string(settings.name), "timeZone": .string(settings.timeZone), "language": .string(settings.language),
-                "members": .array(members.map {
-                    ClubViews.member($0.member, link: memberLink($0, secret: settings.linkSecret, base: base))
+                "members": .array(try transaction.storedMembers().map {
+                    ClubViews.member($0.member, link: memberLink(seed: $0.linkSeed, secret: settings.linkSecret, base: base))
                 }),
                 "fixtures": .array(fixtures.map(ClubViews.fixture)),
-                "dates": .array(try dates.map {
-                    .object(ClubViews.dateSummary($0, fixture: byId[$0.fixtureId], answers: try transaction.answers(date: $0.id)))
+                "dates": .array(dates.map {
+                    .object(ClubViews.dateSummary($0, fixture: byId[$0.fixtureId], answers: answers[$0.id] ?? []))
                 }),
             ])
         }
@@ -34,17 +36,15 @@ extension ClubService {
     func changeClub(_ request: ClubRequest) throws -> ClubResponse {
         let body = try ClubBody(request.body)
         let id = try body.id()
-        let name = try body.optionalString("name", maxBytes: 200)
-        let zone = try body.optionalString("timeZone", maxBytes: 64)
-        let language = try body.optionalString("language", maxBytes: 8)
+        let draft = try body.draft(ClubPatchDraft.self)
+        let name = try draft.name.map { raw throws(Refusal) in try ClubInput.clubName(raw) }
+        let zone = try draft.timeZone.map { raw throws(Refusal) in try ClubInput.timeZone(raw).identifier }
+        let language = try draft.language.map { raw throws(Refusal) in try ClubInput.language(raw) }
         return try organiserChange(request, id: id) { transaction, organiser in
             guard organiser.owner else { throw Refusal(.forbidden) }
-            var settings = try transaction.settings()
-            if let name { settings.name = try Rules.clubName(name ?? "") }
-            if let zone { settings.timeZone = try Rules.timeZone(zone ?? "").identifier }
-            if let language { settings.language = try Rules.language(language ?? "") }
-            try transaction.saveSettings(settings)
-            try transaction.notifyChanged(dates: [])
+            try transaction.updateClub(name: name, timeZone: zone, language: language)
+            try transaction.notifyClubChanged()
+            let settings = try settings(transaction)
             return .json(200, ["name": .string(settings.name), "timeZone": .string(settings.timeZone),
                                "language": .string(settings.language)])
         }
@@ -53,51 +53,31 @@ extension ClubService {
     func addMember(_ request: ClubRequest) throws -> ClubResponse {
         let body = try ClubBody(request.body)
         let id = try body.id()
-        let name = try Rules.memberName(try body.requiredString("name", maxBytes: 200))
-        let email = try body.optionalString("email", maxBytes: 320).flatMap { $0 }.map(Rules.email)
-        let language = try body.optionalString("language", maxBytes: 8).flatMap { $0 }.map(Rules.language)
+        let draft = try body.draft(MemberDraft.self)
         return try organiserChange(request, id: id) { transaction, _ in
-            let members = try transaction.members()
-            guard members.count < Self.maximumMembers else { throw Refusal(.conflict, ["max": "\(Self.maximumMembers)"]) }
-            guard !members.contains(where: { $0.member.name.lowercased() == name.lowercased() }) else {
-                throw Refusal(.conflict, ["field": "name"])
-            }
-            let settings = try transaction.settings()
+            let member = try ClubInput.newMember(id: "", draft: draft, existing: try transaction.members())
+            let settings = try settings(transaction)
             let seed = MemberLinks.newSeed()
-            let token = MemberLinks.token(seed: seed, secret: settings.linkSecret)
-            let record = MemberRecord(member: Member(id: Rules.newId(), name: name, email: email, language: language),
-                                      linkSeed: seed, linkHash: MemberLinks.hash(token: token))
-            try transaction.insertMember(record)
-            try transaction.notifyChanged(dates: [])
-            let link = memberLink(record, secret: settings.linkSecret, base: publicBase(request))
-            return .json(200, ["member": ClubViews.member(record.member, link: link), "link": .string(link)])
+            let hash = MemberLinks.hash(token: MemberLinks.token(seed: seed, secret: settings.linkSecret))
+            let stored = try transaction.insertMember(member, linkSeed: seed, linkTokenHash: hash, now: try transaction.now())
+            try transaction.notifyClubChanged()
+            let link = memberLink(seed: seed, secret: settings.linkSecret, base: publicBase(request))
+            return .json(200, ["member": ClubViews.member(stored, link: link), "link": .string(link)])
         }
     }
 
     func changeMember(_ memberId: String, _ request: ClubRequest) throws -> ClubResponse {
         let body = try ClubBody(request.body)
         let id = try body.id()
-        let name = try body.optionalString("name", maxBytes: 200).map { try Rules.memberName($0 ?? "") }
-        let email = try body.optionalString("email", maxBytes: 320).map { try $0.map(Rules.email) }
-        let language = try body.optionalString("language", maxBytes: 8).map { try $0.map(Rules.language) }
-        let active = try body.bool("active")
+        let draft = try body.draft(MemberDraft.self)
         return try organiserChange(request, id: id) { transaction, _ in
-            guard var record = try transaction.member(id: memberId) else { throw Refusal(.notFound) }
-            if let name {
-                let others = try transaction.members().filter { $0.member.id != memberId }
-                guard !others.contains(where: { $0.member.name.lowercased() == name.lowercased() }) else {
-                    throw Refusal(.conflict, ["field": "name"])
-                }
-                record.member.name = name
-            }
-            if let email { record.member.email = email }
-            if let language { record.member.language = language }
-            if let active { record.member.active = active }
-            try transaction.updateMember(record)
-            try transaction.notifyChanged(dates: [])
-            let settings = try transaction.settings()
-            return .json(200, ["member": ClubViews.member(record.member, link: memberLink(record, secret: settings.linkSecret,
-                                                                                           base: publicBase(request)))])
+            guard let record = try transaction.storedMember(id: memberId) else { throw Refusal(.notFound) }
+            let changed = try ClubInput.patchedMember(record.member, draft: draft, existing: try transaction.members())
+            try transaction.updateMember(changed)
+            try transaction.notifyClubChanged()
+            let settings = try settings(transaction)
+            return .json(200, ["member": ClubViews.member(changed, link: memberLink(seed: record.linkSeed, secret: settings.linkSecret,
+                                                                                      base: publicBase(request)))])
         }
     }
 
@@ -107,16 +87,18 @@ extension ClubService {
         return try organiserChange(request, id: id) { transaction, _ in
             guard try transaction.member(id: memberId) != nil else { throw Refusal(.notFound) }
             var changed: [String] = []
-            for listed in try transaction.dates(notEndedBy: try transaction.now()) {
-                guard let date = try transaction.lockDate(id: listed.id) else { continue }
+            let now = try transaction.now()
+            for listed in try transaction.dates(from: now, to: now + 2 * Schedule.windowMillis) {
+                guard let date = try transaction.lockDate(id: listed.id), date.status == .scheduled else { continue }
                 let answers = try transaction.answers(date: date.id)
                 guard answers.contains(where: { $0.memberId == memberId }) else { continue }
-                let now = try transaction.now()
-                try transaction.saveAnswers(date: date.id, Rules.memberRemoved(memberId, date: date, answers: answers, now: now))
+                let result = Waitlist.removeMember(memberId: memberId, date: date, answers: answers, now: try transaction.now())
+                try transaction.saveAnswers(date: date.id, result.answers)
                 changed.append(date.id)
             }
             try transaction.deleteMember(id: memberId)
-            try transaction.notifyChanged(dates: changed)
+            try transaction.notify(dateIds: changed)
+            try transaction.notifyClubChanged()
             return .json(200, [:])
         }
     }
@@ -124,25 +106,29 @@ extension ClubService {
     func newLink(_ memberId: String, _ request: ClubRequest) throws -> ClubResponse {
         let id = try ClubBody(request.body).id()
         return try organiserChange(request, id: id) { transaction, _ in
-            guard var record = try transaction.member(id: memberId) else { throw Refusal(.notFound) }
-            let settings = try transaction.settings()
-            record.linkSeed = MemberLinks.newSeed()
-            record.linkHash = MemberLinks.hash(token: MemberLinks.token(seed: record.linkSeed, secret: settings.linkSecret))
-            try transaction.updateMember(record)
-            return .json(200, ["link": .string(memberLink(record, secret: settings.linkSecret, base: publicBase(request)))])
+            guard try transaction.member(id: memberId) != nil else { throw Refusal(.notFound) }
+            let settings = try settings(transaction)
+            let seed = MemberLinks.newSeed()
+            try transaction.setLink(member: memberId, seed: seed,
+                                    hash: MemberLinks.hash(token: MemberLinks.token(seed: seed, secret: settings.linkSecret)))
+            try transaction.notifyClubChanged()
+            return .json(200, ["link": .string(memberLink(seed: seed, secret: settings.linkSecret, base: publicBase(request)))])
         }
     }
 
     func addFixture(_ request: ClubRequest) throws -> ClubResponse {
         let body = try ClubBody(request.body)
         let id = try body.id()
-        let fixture = try Rules.fixture(body.fields, id: Rules.newId(), base: nil)
+        let draft = try body.draft(FixtureDraft.self)
+        _ = try ClubInput.newFixture(id: "check", draft: draft)
         return try organiserChange(request, id: id) { transaction, _ in
-            guard try transaction.fixtures().count < 20 else { throw Refusal(.conflict, ["max": "20"]) }
-            try transaction.insertFixture(fixture)
-            let settings = try transaction.settings()
-            let added = try ensureDates(transaction, settings: settings, now: try transaction.now())
-            try transaction.notifyChanged(dates: added)
+            guard try transaction.fixtures().count < Self.maximumFixtures else {
+                throw Refusal(.conflict, ["max": "\(Self.maximumFixtures)"])
+            }
+            let fixture = try transaction.insertFixture(try ClubInput.newFixture(id: "", draft: draft), now: try transaction.now())
+            let added = try ensureDates(transaction, settings: try settings(transaction), now: try transaction.now())
+            try transaction.notify(dateIds: added)
+            try transaction.notifyClubChanged()
             return .json(200, ["fixture": ClubViews.fixture(fixture)])
         }
     }
@@ -152,26 +138,33 @@ extension ClubService {
     func changeFixture(_ fixtureId: String, _ request: ClubRequest) throws -> ClubResponse {
         let body = try ClubBody(request.body)
         let id = try body.id()
+        let draft = try body.draft(FixtureDraft.self)
         return try organiserChange(request, id: id) { transaction, _ in
             guard let old = try transaction.lockFixture(id: fixtureId) else { throw Refusal(.notFound) }
-            let fixture = try Rules.fixture(body.fields, id: fixtureId, base: old)
+            let fixture = try ClubInput.patchedFixture(old, draft: draft)
             try transaction.updateFixture(fixture)
-            let settings = try transaction.settings()
-            let zone = try Rules.timeZone(settings.timeZone)
+            let club = ClubTime(timeZone: try ClubInput.timeZone(try settings(transaction).timeZone))
+            let now = try transaction.now()
+            let existing = try transaction.dates(fixtureId: fixtureId, startingAfter: now)
             var changed: [String] = []
-            for listed in try transaction.dates(notEndedBy: try transaction.now()) where listed.fixtureId == fixtureId {
-                guard let date = try transaction.lockDate(id: listed.id) else { continue }
-                let now = try transaction.now()
-                guard date.startsAt > now, date.status == .scheduled else { continue }
-                let answers = try transaction.answers(date: date.id)
-                let (moved, walked) = Rules.fixtureChanged(date, answers: answers, to: fixture, timeZone: zone, now: now)
-                guard moved != date || walked != answers else { continue }
-                try transaction.updateDate(moved)
-                try transaction.saveAnswers(date: moved.id, walked)
-                changed.append(moved.id)
+            for change in Schedule.dateChanges(for: fixture, existing: existing, in: club, now: now) {
+                switch change {
+                case .create(let date):
+                    changed += try transaction.insertMissingDates([date]).map(\.id)
+                case .update(let old, let new):
+                    let result = Waitlist.changeDate(to: new, answers: try transaction.answers(date: old.id), now: now)
+                    try transaction.saveDate(result.date)
+                    try transaction.saveAnswers(date: old.id, result.answers)
+                    changed.append(old.id)
+                case .cancel(let date):
+                    let answers = try transaction.answers(date: date.id)
+                    let result = try Waitlist.cancel(date: date, answers: answers, now: now, alone: false)
+                    try transaction.saveDate(result.date)
+                    changed.append(date.id)
+                }
             }
-            changed += try ensureDates(transaction, settings: settings, now: try transaction.now())
-            try transaction.notifyChanged(dates: changed)
+            try transaction.notify(dateIds: changed)
+            try transaction.notifyClubChanged()
             return .json(200, ["fixture": ClubViews.fixture(fixture)])
         }
     }
@@ -180,29 +173,29 @@ extension ClubService {
 
     /// An organiser's change, exactly once per (organiser, id).
     func organiserChange(_ request: ClubRequest, id: String,
-                         _ body: @escaping (any ClubTransaction, OrganiserRecord) throws -> ClubResponse) throws -> ClubResponse {
-        let organiserRecord: OrganiserRecord = try database.change { try organiser(request, in: $0) }
-        return try once(scope: "organiser:\(organiserRecord.username.lowercased())", id: id, language: request.language) {
-            transaction in
+                         _ body: (ClubTransaction, ClubOrganiser) throws -> ClubResponse) throws -> ClubResponse {
+        let first: ClubOrganiser = try store.change { try organiser(request, in: $0) }
+        return try once(scope: "organiser:\(first.username.lowercased())", id: id, language: request.language) { transaction in
             // The token may have ended between the two transactions: check it again under this one.
-            let current = try organiser(request, in: transaction)
-            return try body(transaction, current)
+            try body(transaction, try organiser(request, in: transaction))
         }
     }
 
-    /// Makes every occurrence of the active fixtures starting within the window exist (a new id
-    /// is inserted, an existing one left alone, so instances doing it at once agree). Returns the
-    /// ids it added.
+    /// Makes every occurrence of the active fixtures starting within the window exist (a new
+    /// natural key is inserted, an existing one left alone, so instances doing it at once agree).
+    /// Returns the ids it added.
     @discardableResult
-    func ensureDates(_ transaction: any ClubTransaction, settings: ClubSettings, now: Millis) throws -> [String] {
-        let zone = try Rules.timeZone(settings.timeZone)
-        let existing = Set(try transaction.dates(notEndedBy: now).map(\.id))
+    func ensureDates(_ transaction: ClubTransaction, settings: ClubSettings, now: Millis) throws -> [String] {
+        let club = ClubTime(timeZone: try ClubInput.timeZone(settings.timeZone))
         var wanted: [ClubDate] = []
         for fixture in try transaction.fixtures() where fixture.active {
-            wanted += Rules.occurrences(of: fixture, timeZone: zone, now: now).filter { !existing.contains($0.id) }
+            wanted += Schedule.occurrences(of: fixture, in: club, now: now)
         }
         guard !wanted.isEmpty else { return [] }
-        try transaction.insertMissingDates(wanted)
-        return wanted.map(\.id)
+        let known = Set(try transaction.dates(from: now, to: now + Schedule.windowMillis + 86_400_000)
+            .map { "\($0.fixtureId)/\($0.occurrence)" })
+        let missing = wanted.filter { !known.contains("\($0.fixtureId)/\($0.occurrence)") }
+        guard !missing.isEmpty else { return [] }
+        return try transaction.insertMissingDates(missing).map(\.id)
     }
 }

@@ -1,19 +1,20 @@
 import ClubModel
+import ClubStore
 import Foundation
 import GatherModel
 
 /// Dates: what organisers read and change, and what members answer. Every change locks the
 /// date's row first (`SELECT … FOR UPDATE`), then reads the clock, so two instances judging the
-/// last seat at once are put in one order, and the answer's `answeredAt` follows it.
+/// last seat at once are put in one order, and the answers' `answeredAt` follows it.
 extension ClubService {
     enum MemberAction {
         case answer, claim, pass
     }
 
     func dateView(_ dateId: String, _ request: ClubRequest) throws -> ClubResponse {
-        try database.change { transaction in
+        try store.read { transaction in
             _ = try organiser(request, in: transaction)
-            guard let date = try transaction.lockDate(id: dateId) else { throw Refusal(.notFound) }
+            guard let date = try transaction.date(id: dateId) else { throw Refusal(.notFound) }
             return try organiserDateResponse(date, transaction, request)
         }
     }
@@ -21,80 +22,60 @@ extension ClubService {
     func changeDate(_ dateId: String, _ request: ClubRequest) throws -> ClubResponse {
         let body = try ClubBody(request.body)
         let id = try body.id()
-        let startsAt = try body.int("startsAt")
-        let capacity = try body.int("capacity")
+        let draft = try body.draft(DatePatchDraft.self)
         return try organiserChange(request, id: id) { [self] transaction, _ in
-            guard var date = try transaction.lockDate(id: dateId) else { throw Refusal(.notFound) }
-            guard date.status == .scheduled else { throw Refusal(.closed) }
-            let now = try transaction.now()
-            let fixture = try transaction.fixtures().first { $0.id == date.fixtureId }
-            var answers = try transaction.answers(date: date.id)
-            if let startsAt {
-                guard startsAt > Int(now), let fixture else { throw Refusal.invalid("startsAt") }
-                date = Rules.moved(date, startsAt: Millis(startsAt), fixture: fixture)
-            }
-            if let capacity {
-                guard (2...60).contains(capacity) else { throw Refusal.invalid("capacity") }
-                date.capacity = capacity
-                answers = Rules.capacityChanged(date: date, answers: answers, now: now)
-            }
-            date.changedAlone = true
-            try transaction.updateDate(date)
-            try transaction.saveAnswers(date: date.id, answers)
-            try transaction.notifyChanged(dates: [date.id])
-            return try organiserDateResponse(date, transaction, request)
+            guard let date = try transaction.lockDate(id: dateId) else { throw Refusal(.notFound) }
+            let result = try Waitlist.patchDate(date, startsAt: draft.startsAt, capacity: draft.capacity,
+                                                answers: try transaction.answers(date: date.id), now: try transaction.now())
+            return try commit(result, transaction, request)
         }
     }
 
     func answerFor(_ dateId: String, _ request: ClubRequest) throws -> ClubResponse {
         let body = try ClubBody(request.body)
         let id = try body.id()
-        let memberId = try body.requiredString("memberId", maxBytes: 64)
-        let (choice, guests) = try Self.answerFields(body)
+        let draft = try body.draft(AnswerDraft.self)
+        guard let memberId = draft.memberId else { throw Refusal.invalid("memberId", "missing") }
+        let choice = try ClubInput.answerChoice(draft.answer)
+        let guests = try ClubInput.guests(draft.guests ?? 0)
         return try organiserChange(request, id: id) { [self] transaction, _ in
             guard try transaction.member(id: memberId) != nil else { throw Refusal(.notFound, ["field": "memberId"]) }
             guard let date = try transaction.lockDate(id: dateId) else { throw Refusal(.notFound) }
-            let now = try transaction.now()
-            let answers = try transaction.answers(date: date.id)
-            let next = try Rules.answer(memberId: memberId, choice: choice, guests: guests, date: date, answers: answers,
-                                        now: now, byOrganiser: true)
-            try transaction.saveAnswers(date: date.id, next)
-            try transaction.notifyChanged(dates: [date.id])
-            return try organiserDateResponse(date, transaction, request)
+            let result = try Waitlist.answer(choice, guests: guests, memberId: memberId, by: .organiser, date: date,
+                                             answers: try transaction.answers(date: date.id), now: try transaction.now())
+            return try commit(result, transaction, request)
         }
     }
 
     func cancelDate(_ dateId: String, _ request: ClubRequest) throws -> ClubResponse {
         let id = try ClubBody(request.body).id()
         return try organiserChange(request, id: id) { [self] transaction, _ in
-            guard var date = try transaction.lockDate(id: dateId) else { throw Refusal(.notFound) }
-            guard date.status == .scheduled else { throw Refusal(.closed) }
-            date.status = .cancelled
-            try transaction.updateDate(date)
-            try transaction.notifyChanged(dates: [date.id])
-            return try organiserDateResponse(date, transaction, request)
+            guard let date = try transaction.lockDate(id: dateId) else { throw Refusal(.notFound) }
+            let result = try Waitlist.cancel(date: date, answers: try transaction.answers(date: date.id),
+                                             now: try transaction.now())
+            return try commit(result, transaction, request)
         }
     }
 
     // MARK: - Members
 
     func memberView(_ token: String, _ request: ClubRequest) throws -> ClubResponse {
-        try database.change { transaction in
-            guard let record = try transaction.member(tokenHash: MemberLinks.hash(token: token)) else { throw Refusal(.notFound) }
-            let settings = try transaction.settings()
+        try store.change { transaction in
+            guard let member = try transaction.member(tokenHash: MemberLinks.hash(token: token)) else { throw Refusal(.notFound) }
+            let settings = try settings(transaction)
             let now = try transaction.now()
             try ensureDates(transaction, settings: settings, now: now)
             let fixtures = try transaction.fixtures()
-            let members = try transaction.members().map(\.member)
-            let dates = try transaction.dates(notEndedBy: now).filter { $0.startsAt < now + ClubSchedule.windowMs }
+            let members = try transaction.members()
+            let dates = try transaction.dates(from: now, to: now + Schedule.windowMillis)
+            let answers = try transaction.answers(dates: dates.map(\.id))
             return .json(200, [
-                "member": ["id": .string(record.member.id), "name": .string(record.member.name)],
+                "member": ["id": .string(member.id), "name": .string(member.name)],
                 "club": ["name": .string(settings.name), "timeZone": .string(settings.timeZone)],
                 "now": .int(Int(now)),
-                "dates": .array(try dates.map { date in
+                "dates": .array(dates.map { date in
                     ClubViews.memberDate(date, fixture: fixtures.first { $0.id == date.fixtureId },
-                                         answers: try transaction.answers(date: date.id), members: members,
-                                         memberId: record.member.id)
+                                         answers: answers[date.id] ?? [], members: members, memberId: member.id)
                 }),
             ])
         }
@@ -104,56 +85,65 @@ extension ClubService {
         let body = try ClubBody(request.body)
         let id = try body.id()
         let dateId = try body.requiredString("date", maxBytes: 64)
-        let fields: (AnswerChoice, Int)? = action == .answer ? try Self.answerFields(body) : nil
-        let memberId: String = try database.change { transaction in
-            guard let record = try transaction.member(tokenHash: MemberLinks.hash(token: token)) else { throw Refusal(.notFound) }
-            return record.member.id
+        var answer: (AnswerChoice, Int)?
+        if action == .answer {
+            let draft = try body.draft(AnswerDraft.self)
+            answer = (try ClubInput.answerChoice(draft.answer), try ClubInput.guests(draft.guests ?? 0))
+        }
+        let chosen = answer
+        let memberId: String = try store.read { transaction in
+            guard let member = try transaction.member(tokenHash: MemberLinks.hash(token: token)) else { throw Refusal(.notFound) }
+            return member.id
         }
         return try once(scope: "member:\(memberId)", id: id, language: request.language) { transaction in
             // The link may have been replaced meanwhile: it must still be this member's.
-            guard try transaction.member(tokenHash: MemberLinks.hash(token: token))?.member.id == memberId else {
+            guard try transaction.member(tokenHash: MemberLinks.hash(token: token))?.id == memberId else {
                 throw Refusal(.notFound)
             }
             guard let date = try transaction.lockDate(id: dateId) else { throw Refusal(.notFound, ["field": "date"]) }
             let now = try transaction.now()
             let answers = try transaction.answers(date: date.id)
-            let next: [Answer]
+            let result: WaitlistResult
             switch action {
             case .answer:
-                let (choice, guests) = fields!
-                next = try Rules.answer(memberId: memberId, choice: choice, guests: guests, date: date, answers: answers,
-                                        now: now, byOrganiser: false)
-            case .claim: next = try Rules.claim(memberId: memberId, date: date, answers: answers, now: now)
-            case .pass: next = try Rules.pass(memberId: memberId, date: date, answers: answers, now: now)
+                let (choice, guests) = chosen!
+                result = try Waitlist.answer(choice, guests: guests, memberId: memberId, by: .member, date: date,
+                                             answers: answers, now: now)
+            case .claim: result = try Waitlist.claim(memberId: memberId, date: date, answers: answers, now: now)
+            case .pass: result = try Waitlist.pass(memberId: memberId, date: date, answers: answers, now: now)
             }
-            try transaction.saveAnswers(date: date.id, next)
-            try transaction.notifyChanged(dates: [date.id])
-            let fixture = try transaction.fixtures().first { $0.id == date.fixtureId }
-            let members = try transaction.members().map(\.member)
-            return .json(200, ["date": ClubViews.memberDate(date, fixture: fixture, answers: next, members: members,
-                                                            memberId: memberId)])
+            try save(result, transaction)
+            let fixture = try transaction.fixture(id: date.fixtureId)
+            return .json(200, ["date": ClubViews.memberDate(result.date, fixture: fixture, answers: result.answers,
+                                                            members: try transaction.members(), memberId: memberId)])
         }
     }
 
     // MARK: - Shared steps
 
-    static func answerFields(_ body: ClubBody) throws(Refusal) -> (AnswerChoice, Int) {
-        guard let raw = body.string("answer"), let choice = AnswerChoice(rawValue: raw) else { throw Refusal.invalid("answer") }
-        let guests = try body.int("guests") ?? 0
-        guard (0...3).contains(guests) else { throw Refusal.invalid("guests") }
-        return (choice, guests)
+    /// Writes what a rule decided (the date when it changed, its answers) and tells every instance.
+    func save(_ result: WaitlistResult, _ transaction: ClubTransaction) throws {
+        try transaction.saveDate(result.date)
+        try transaction.saveAnswers(date: result.date.id, result.answers)
+        try transaction.notify(dateIds: [result.date.id])
     }
 
-    func organiserDateResponse(_ date: ClubDate, _ transaction: any ClubTransaction, _ request: ClubRequest) throws -> ClubResponse {
-        let settings = try transaction.settings()
-        let fixture = try transaction.fixtures().first { $0.id == date.fixtureId }
+    /// `save`, then the organisers' view of the date.
+    func commit(_ result: WaitlistResult, _ transaction: ClubTransaction, _ request: ClubRequest) throws -> ClubResponse {
+        try save(result, transaction)
+        return try organiserDateResponse(result.date, transaction, request)
+    }
+
+    func organiserDateResponse(_ date: ClubDate, _ transaction: ClubTransaction, _ request: ClubRequest) throws -> ClubResponse {
+        let settings = try settings(transaction)
+        let fixture = try transaction.fixture(id: date.fixtureId)
         let answers = try transaction.answers(date: date.id)
-        let members = try transaction.members().map(\.member)
-        let confirmedSeats = answers.filter { $0.state == .confirmed }.reduce(0) { $0 + $1.seats }
-        let message = Rules.groupChatMessage(date: date, fixture: fixture, confirmedSeats: confirmedSeats,
-                                             waiting: answers.filter { $0.state == .waiting }.count,
-                                             link: "\(publicBase(request))/club/", timeZone: settings.timeZone,
-                                             language: request.language)
+        let members = try transaction.members()
+        let message = ClubMessages.groupChat(
+            title: fixture?.title ?? settings.name, place: fixture?.place ?? "", startsAt: date.startsAt,
+            confirmedSeats: Waitlist.confirmedSeats(answers), capacity: date.capacity, waiting: Waitlist.waitingCount(answers),
+            link: "\(publicBase(request))/club/", club: ClubTime(timeZone: try ClubInput.timeZone(settings.timeZone)),
+            language: request.language)
         return .json(200, ClubViews.organiserDate(date, fixture: fixture, answers: answers, members: members, message: message))
     }
 }

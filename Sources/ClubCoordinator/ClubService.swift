@@ -1,4 +1,5 @@
 import ClubModel
+import ClubStore
 import Dispatch
 import Foundation
 import GatherModel
@@ -18,9 +19,11 @@ public final class ClubService: Sendable {
         public var publicURL: String?
         public var testClock: Bool
         public var passwordHasher: PasswordHasher
-        /// Failed logins of one username within `loginWindowMs` before it is refused `rate_limited`.
-        public var failedLoginsAllowed = 5
+        /// Attempts at one username within `loginWindowMs` before it is refused `rate_limited`, and
+        /// how long it is then locked (kept in the database: every instance shares the count).
+        public var loginAttemptsAllowed = 5
         public var loginWindowMs: Millis = 15 * 60_000
+        public var loginLockoutMs: Millis = 15 * 60_000
 
         public init(publicURL: String?, testClock: Bool, passwordHasher: PasswordHasher = PasswordHasher()) {
             self.publicURL = publicURL
@@ -29,7 +32,7 @@ public final class ClubService: Sendable {
         }
     }
 
-    let database: any ClubDatabase
+    let store: ClubStore
     let configuration: Configuration
     let logger: Logger
     /// Database work: as many at once as the store has connections.
@@ -38,8 +41,8 @@ public final class ClubService: Sendable {
     /// The password KDF: two at a time, so a burst of logins cannot take every core.
     let kdf = KDFLimiter(running: 2, waiting: 16)
 
-    public init(database: any ClubDatabase, configuration: Configuration, logger: Logger, concurrency: Int = 4) {
-        self.database = database
+    public init(store: ClubStore, configuration: Configuration, logger: Logger, concurrency: Int = 4) {
+        self.store = store
         self.configuration = configuration
         self.logger = logger
         self.slots = DispatchSemaphore(value: concurrency)
@@ -67,6 +70,9 @@ public final class ClubService: Sendable {
             return try dispatch(route, request)
         } catch let refusal as Refusal {
             return .refusal(refusal, language: language)
+        } catch let error as ClubStoreError {
+            logger.warning("club request refused by the store", metadata: ["club.route": "\(route)", "club.error": "\(error)"])
+            return .refusal(Refusal.invalid("body"), language: language)
         } catch {
             logger.error("club request failed", metadata: ["club.route": "\(route)", "club.error": "\(error)"])
             return .json(503, ["error": ["code": "unavailable", "message": "The club's database is not answering; try again.",
@@ -106,8 +112,8 @@ public final class ClubService: Sendable {
     /// otherwise `body` decides, and its answer (refusals too, all but `rate_limited`) is kept in
     /// the same transaction.
     func once(scope: String, id: String, language: Language,
-              _ body: (any ClubTransaction) throws -> ClubResponse) throws -> ClubResponse {
-        try database.change { transaction in
+              _ body: (ClubTransaction) throws -> ClubResponse) throws -> ClubResponse {
+        try store.change { transaction in
             if let kept = try transaction.keptReply(scope: scope, id: id) { return .kept(kept) }
             let response: ClubResponse
             do {
@@ -115,15 +121,17 @@ public final class ClubService: Sendable {
             } catch let refusal as Refusal {
                 response = .refusal(refusal, language: language)
             }
-            if response.status != 429 { try transaction.keepReply(scope: scope, id: id, response.kept) }
+            if response.status != 429 {
+                try transaction.keepReply(scope: scope, id: id, status: response.status, body: String(decoding: response.body, as: UTF8.self))
+            }
             return response
         }
     }
 
     /// The organiser a bearer token stands for, or `unauthorized`.
-    func organiser(_ request: ClubRequest, in transaction: any ClubTransaction) throws -> OrganiserRecord {
+    func organiser(_ request: ClubRequest, in transaction: ClubTransaction) throws -> ClubOrganiser {
         guard let token = request.bearerToken,
-              let organiser = try transaction.organiser(tokenHash: Digest.sha256Hex(token)) else {
+              let organiser = try transaction.organiser(tokenHash: Digest.sha256Hex(token), now: try transaction.now()) else {
             throw Refusal(.unauthorized)
         }
         return organiser
@@ -138,8 +146,14 @@ public final class ClubService: Sendable {
         return "\(scheme)://\(host)"
     }
 
-    func memberLink(_ record: MemberRecord, secret: [UInt8], base: String) -> String {
-        "\(base)/club/m/\(MemberLinks.token(seed: record.linkSeed, secret: secret))"
+    /// The club's settings row (made at the first start, so always there once serving).
+    func settings(_ transaction: ClubTransaction) throws -> ClubSettings {
+        guard let settings = try transaction.club() else { throw ClubStoreError("the club is not set up") }
+        return settings
+    }
+
+    func memberLink(seed: String, secret: String, base: String) -> String {
+        "\(base)/club/m/\(MemberLinks.token(seed: seed, secret: secret))"
     }
 }
 

@@ -33,8 +33,7 @@ enum ClubViews {
             "place": .string(fixture?.place ?? ""), "startsAt": .int(Int(date.startsAt)), "opensAt": .int(Int(date.opensAt)),
             "closesAt": .int(Int(date.closesAt)), "durationMinutes": .int(date.durationMinutes),
             "capacity": .int(date.capacity), "status": .string(date.status.rawValue),
-            "confirmedSeats": .int(answers.filter { $0.state == .confirmed }.reduce(0) { $0 + $1.seats }),
-            "waiting": .int(answers.filter { $0.state == .waiting }.count),
+            "confirmedSeats": .int(Waitlist.confirmedSeats(answers)), "waiting": .int(Waitlist.waitingCount(answers)),
         ]
     }
 
@@ -56,8 +55,7 @@ enum ClubViews {
             if let attended = answer.attended { entry["attended"] = .bool(attended) }
             return .object(entry)
         })
-        let answered = Set(answers.map(\.memberId))
-        fields["notAnswered"] = .array(members.filter { $0.active && !answered.contains($0.id) }.map { .string($0.id) })
+        fields["notAnswered"] = .array(Waitlist.notAnswered(members, answers: answers).map { .string($0) })
         fields["message"] = .string(message)
         return .object(fields)
     }
@@ -82,24 +80,16 @@ enum ClubViews {
         fields["confirmed"] = .array(answers.filter { $0.state == .confirmed }.map {
             ["name": .string(names[$0.memberId] ?? ""), "guests": .int($0.guests)]
         })
-        fields["waitingList"] = .array(ordered(answers.filter { $0.state == .waiting }).map {
+        fields["waitingList"] = .array(ordered(answers).map {
             ["name": .string(names[$0.memberId] ?? ""), "guests": .int($0.guests), "position": .int(positions[$0.memberId] ?? 0)]
         })
         return .object(fields)
     }
 
-    /// Waiting answers in `answeredAt` order; equal times keep the order they were judged in
-    /// (the stored order), so a stable sort.
+    /// Waiting answers in the waitlist's order (the model's: `answeredAt`, then judged order).
     static func ordered(_ answers: [Answer]) -> [Answer] {
-        answers.enumerated().sorted { ($0.element.answeredAt, $0.offset) < ($1.element.answeredAt, $1.offset) }.map(\.element)
+        Waitlist.waitlistOrder(answers).map { answers[$0] }
     }
 
-    /// 1-based positions of the waiting answers.
-    static func waitingPositions(_ answers: [Answer]) -> [String: Int] {
-        var positions: [String: Int] = [:]
-        for (index, answer) in ordered(answers.filter { $0.state == .waiting }).enumerated() {
-            positions[answer.memberId] = index + 1
-        }
-        return positions
-    }
+    static func waitingPositions(_ answers: [Answer]) -> [String: Int] { Waitlist.positions(answers) }
 }

@@ -8,10 +8,14 @@ public enum MemberLinks {
     public static let tokenLength = 22
     public static let seedBytes = 16
 
-    public static func newSeed() -> [UInt8] { SecureRandom.bytes(seedBytes) }
+    /// 128 random bits as base64url text (how the store keeps a seed).
+    public static func newSeed() -> String { Base64.urlEncoded(SecureRandom.bytes(seedBytes)) }
 
-    public static func token(seed: [UInt8], secret: [UInt8]) -> String {
-        Base64.urlEncoded(Array(Digest.hmacSHA256(key: secret, seed).prefix(16)))
+    /// A club secret: 256 random bits as base64url text, drawn at the club's first start.
+    public static func newSecret() -> String { Base64.urlEncoded(SecureRandom.bytes(32)) }
+
+    public static func token(seed: String, secret: String) -> String {
+        Base64.urlEncoded(Array(Digest.hmacSHA256(key: Array(secret.utf8), Array(seed.utf8)).prefix(16)))
     }
 
     /// What the database keeps of a token: lowercase hex SHA-256.

@@ -23,6 +23,9 @@ public struct APIRoutes: Sendable {
     /// Called on the lws service thread once a request is read whole: it must return at once
     /// (hand the work to a queue of your own) and call `reply` exactly once, from any thread.
     public var handle: @Sendable (HTTPRequest, APIReply) -> Void
+    /// GET paths outside the prefix that the API answers too (the club's calendar feed lives at
+    /// `/club/m/TOKEN/calendar.ics`, beside the member's page, and is read from the database).
+    public var alsoAnswers: @Sendable (String) -> Bool = { _ in false }
 
     public init(prefix: String, maximumBodyBytes: Int = 16_384, maximumPendingPerAddress: Int = 16,
                 maximumPending: Int = 4_096, timeoutSeconds: Int = 30,

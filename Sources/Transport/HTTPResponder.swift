@@ -45,13 +45,15 @@ final class HTTPResponder {
     /// spectator door serves only what watching needs and sends organisers to TLS (or nowhere,
     /// when there is no TLS listener). A plain listener behind a proxy serves as TLS does.
     static func route(method: String?, path: String?, door: Door, tlsPort: Int, livePath: String = "/live",
-                      apiPrefix: String? = nil, plainListener: PlainListenerRole = .spectatorDoor) -> Route {
+                      apiPrefix: String? = nil, apiAlsoAnswers: (String) -> Bool = { _ in false },
+                      plainListener: PlainListenerRole = .spectatorDoor) -> Route {
         guard let method, let path else { return .onlyGet }
         let watchingOnly = door == .spectator && plainListener == .spectatorDoor
         if let apiPrefix, path.hasPrefix(apiPrefix), !watchingOnly {
             return APIRoutes.methods.contains(method) ? .api(method: method, path: path) : .apiMethodNotAllowed
         }
         guard method == "GET" else { return .onlyGet }
+        if apiPrefix != nil, !watchingOnly, apiAlsoAnswers(path) { return .api(method: method, path: path) }
         if path == livePath { return .upgradeRequired }
         guard watchingOnly else { return .serve(path: path) }
         switch HandshakeRules.spectatorDoor(path: path) {
@@ -67,6 +69,7 @@ final class HTTPResponder {
         let request = HTTPHeaders.methodAndPath(wsi)
         switch Self.route(method: request?.method, path: request?.path, door: door, tlsPort: tlsPort,
                           livePath: configuration.livePath, apiPrefix: configuration.api?.prefix,
+                          apiAlsoAnswers: configuration.api?.alsoAnswers ?? { _ in false },
                           plainListener: configuration.plainListener) {
         case .onlyGet:
             return respond(wsi, door: door, .text(405, "Only GET is served here."), extraHeaders: [("Allow", "GET")])

@@ -9,7 +9,7 @@ struct GatherCommand: ParsableCommand {
         commandName: "gather",
         abstract: "Football Gather Live: a LAN match server for amateur football.",
         subcommands: [ServeCommand.self, RelayCommand.self, BackupCommand.self, CACommand.self, OrganisersCommand.self,
-                      NATSCommand.self],
+                      NATSCommand.self, ClubCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 

@@ -51,9 +51,9 @@ struct ClubRoutes: Sendable {
                             extraHeaders: [("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer")])
     }
 
-    /// The API and the member's calendar: everything answered from the database.
-    static func isAPI(_ path: String) -> Bool {
-        path.hasPrefix(ClubRoute.apiPrefix) || (path.hasPrefix(ClubRoute.memberPagePrefix) && path.hasSuffix("/calendar.ics"))
+    /// The member's calendar, answered from the database beside the API.
+    static func isCalendar(_ path: String) -> Bool {
+        path.hasPrefix(ClubRoute.memberPagePrefix) && path.hasSuffix("/calendar.ics") && path.utf8.count <= 64
     }
 
     static func clubRequest(_ request: HTTPRequest) -> ClubRequest {

@@ -21,7 +21,8 @@ enum ClubServer {
             store = try ClubStore(url: options.postgresURL, logger: logger)
             settings = try store.ensureClub(ClubSettings(
                 name: "Club", timeZone: options.timeZone ?? defaultTimeZone(), language: "en",
-                inviteCode: options.inviteCode ?? SecureRandom.inviteCode(), linkSecret: SecureRandom.bytes(32)))
+                inviteCode: options.inviteCode ?? SecureRandom.inviteCode(), linkSecret: MemberLinks.newSecret(),
+                signingKeyPEM: String(decoding: try Ed25519PrivateKey.generate().pem(), as: UTF8.self)))
         } catch {
             throw StartupFailure(description: "cannot open the club's database: \(error)")
         }
@@ -38,22 +39,30 @@ enum ClubServer {
             host: options.host, tls: tls, spectatorPort: tls == nil ? options.port : nil, protocols: [.club],
             publicDirectory: options.publicDirectory, dynamicRoutes: { routes.respond(to: $0) })
         configuration.livePath = "/club/live"
-        configuration.api = APIRoutes(
-            claims: ClubRoutes.isAPI, maximumBodyBytes: 16_384, maximumPendingPerAddress: 64, timeoutSeconds: 30,
+        configuration.plainListener = .behindProxy
+        var api = APIRoutes(
+            prefix: ClubRoute.apiPrefix, maximumBodyBytes: 16_384, maximumPendingPerAddress: 64, timeoutSeconds: 30,
             handle: { request, reply in
                 service.handle(ClubRoutes.clubRequest(request)) { response in
-                    reply.send(HTTPResponse(status: response.status, contentType: response.contentType, body: response.body,
-                                            extraHeaders: [("Cache-Control", "no-store")]))
+                    _ = reply.send(HTTPResponse(status: response.status, contentType: response.contentType, body: response.body,
+                                                extraHeaders: [("Cache-Control", "no-store")]))
                 }
             })
+        api.alsoAnswers = ClubRoutes.isCalendar
+        configuration.api = api
         let server = LiveServer(configuration: configuration, logger: logger, source: live)
         live.attach(server)
 
+        let listener: PostgresListener
         do {
-            try store.listen(queue: DispatchQueue(label: "club.notifications")) { event in
+            // A payload is date ids joined by ",", or "*" when the club itself changed; after a
+            // lost connection every page reads again (notifications may have been missed).
+            listener = try store.listen(queue: DispatchQueue(label: "club.notifications")) { event in
                 switch event {
-                case .changed(let dates): live.datesChanged(dates)
-                case .reconnected: live.datesChanged([])
+                case .notification(_, let payload):
+                    live.datesChanged(payload == "*" ? [] : payload.split(separator: ",").map(String.init))
+                case .listening(reconnected: true): live.datesChanged([])
+                case .listening(reconnected: false): break
                 }
             }
         } catch {
@@ -76,6 +85,7 @@ enum ClubServer {
         logger.notice("shutting down", metadata: ["signal": "\(received)"])
         clock.stop()
         server.shutdown()
+        listener.stop()
         store.close()
     }
 
