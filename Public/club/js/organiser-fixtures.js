@@ -90,7 +90,7 @@ export function fixturesView(page) {
     const paused = fixture.active === false;
     if (editing === id) return h("li", { class: "fixture-row", dataset: { fixture: id } }, editForm(fixture));
     return h("li", { class: `fixture-row${paused ? " paused" : ""}`, dataset: { fixture: id } },
-      h("div", {}, h("strong", {}, fixture.title), paused ? h("span", { class: "badge" }, ` ${t("org.paused")}`) : null),
+      h("div", {}, h("strong", {}, fixture.title), paused ? h("span", { class: "badge" }, t("org.paused")) : null),
       h("span", {}, summary(fixture)),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "secondary edit", onclick: () => { editing = id; draw(); } }, t("org.edit")),

@@ -61,7 +61,7 @@ export function membersView(page) {
         h("button", { type: "button", class: "secondary show-link", onclick: showLink }, t("org.link")),
         h("button", { type: "button", class: "secondary new-link", onclick: () => newLink(member, true) }, t("org.new_link")),
         h("button", { type: "button", class: "secondary edit", onclick: () => { editing = id; draw(); } }, t("org.edit")),
-        h("button", { type: "button", class: "danger remove", onclick: () => remove(member) }, t("org.remove"))),
+        h("button", { type: "button", class: "quiet danger remove", onclick: () => remove(member) }, t("org.remove"))),
       shown && shown.id === id ? linkBox(page, member.name, shown.link) : null);
   }
 
