@@ -111,7 +111,7 @@ export function datesView(page) {
       const list = club.dates || [];
       replace($("#date-list"), list.length ? list.map((date) => h("li", {},
         h("button", { type: "button", class: "date-row", dataset: { date: String(date.id), status: date.status }, onclick: () => open(date.id) },
-          h("strong", {}, `${shortWhenText(date.startsAt)} · ${date.title}`),
+          h("strong", {}, shortWhenText(date.startsAt)), h("span", {}, date.title),
           h("span", { class: "count" }, date.status === "cancelled" ? t("date.cancelled") : countText(date))))) :
         h("li", { class: "empty" }, t("org.no_dates")));
       if (openId && (!changed || changed.includes(openId))) readDate();

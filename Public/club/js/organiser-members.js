@@ -51,15 +51,16 @@ export function membersView(page) {
       typeof member.noShows === "number" && member.noShows > 0 ? h("span", { class: "badge warn" }, t("org.no_shows", { count: member.noShows })) : null,
     ];
     if (editing === id) return h("li", { class: "member-row", dataset: { member: id } }, editForm(member));
-    const showLink = () => {
-      if (member.link) { shown = { id, link: member.link }; draw(); } else newLink(member, false);
-    };
+    // The link as the API gives it (rebuilt by the server from its secret). Without it the
+    // only way to a link is "New link", which ends the old one, so it asks first.
+    const showLink = () => { shown = shown && shown.id === id ? null : { id, link: member.link }; draw(); };
     return h("li", { class: "member-row", dataset: { member: id } },
       h("div", { class: "who" }, h("strong", {}, member.name), ...badges),
       member.email ? h("span", { class: "hint" }, member.email) : null,
       h("div", { class: "actions" },
-        h("button", { type: "button", class: "secondary show-link", onclick: showLink }, t("org.link")),
-        h("button", { type: "button", class: "secondary new-link", onclick: () => newLink(member, true) }, t("org.new_link")),
+        member.link ? h("button", { type: "button", class: "secondary show-link", "aria-expanded": String(Boolean(shown && shown.id === id)),
+          onclick: showLink }, t("org.link")) : null,
+        h("button", { type: "button", class: "secondary new-link", onclick: () => newLink(member) }, t("org.new_link")),
         h("button", { type: "button", class: "secondary edit", onclick: () => { editing = id; draw(); } }, t("org.edit")),
         h("button", { type: "button", class: "quiet danger remove", onclick: () => remove(member) }, t("org.remove"))),
       shown && shown.id === id ? linkBox(page, member.name, shown.link) : null);
@@ -94,8 +95,8 @@ export function membersView(page) {
         h("button", { type: "button", class: "secondary", onclick: () => { editing = null; draw(); } }, t("org.cancel"))));
   }
 
-  async function newLink(member, replacing) {
-    if (replacing && !(await page.confirmFirst(t("org.new_link_question", { name: member.name }), t("org.new_link")))) return;
+  async function newLink(member) {
+    if (!(await page.confirmFirst(t("org.new_link_question", { name: member.name }), t("org.new_link")))) return;
     try {
       const answer = await page.call("POST", `/club/api/members/${member.id}/link`, {});
       shown = { id: String(member.id), link: answer.link };
