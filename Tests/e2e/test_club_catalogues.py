@@ -57,8 +57,8 @@ def test_every_key_the_pages_ask_for_is_in_english():
     asked = set(BUILT_KEYS)
     for path in [*(ROOT / "Public" / "club").glob("*.html"), *(ROOT / "Public" / "club" / "js").glob("*.js")]:
         text = path.read_text(encoding="utf-8")
-        asked |= set(re.findall(r'\bt\("([a-z_.]+)"', text))
-        asked |= set(re.findall(r'data-t(?:-label)?="([a-z_.]+)"', text))
-        asked |= set(re.findall(r'"(fix\.[a-z_]+)"', text))
+        asked |= set(re.findall(r'\bt\("([A-Za-z0-9_.]+)"', text))
+        asked |= set(re.findall(r'data-t(?:-label)?="([A-Za-z0-9_.]+)"', text))
+        asked |= set(re.findall(r'"(fix\.[A-Za-z0-9_]+)"', text))
     assert len(asked) > 50
     assert sorted(asked - set(english)) == []
