@@ -97,6 +97,15 @@ def thumbs_and_axe(browser: Browser, width: int, where: str):
     assert violations == [], f"{where}: " + "; ".join(f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in violations)
 
 
+def english_left(browser: Browser, language: str) -> list[str]:
+    """English sentences of the club's catalogue still on a page meant to be in `language`."""
+    english, own = words("en"), words(language)
+    shown = browser.driver.execute_script("return document.body.innerText")
+    return [text for key, text in english.items()
+            if isinstance(text, str) and "{" not in text and len(text) > 3 and text != own.get(key)
+            and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", shown)]
+
+
 def offer_week(club) -> Week:
     """Capacity 2: Ann and Bob in, Chidimma and Dmitri waiting; Bob drops out, so Chidimma is offered."""
     week = Week(club, capacity=2, names=["Ann", "Bob", "Chidimma", "Dmitri"])
@@ -142,6 +151,8 @@ def test_a_members_page_with_an_open_offer_in_english_and_spanish_and_claim(club
             assert browser.text(f"{card} .count") == count_line(date, language)
             assert browser.text(f"{card} .claim") == said["offer.claim"]
             assert browser.text(f"{card} .pass") == said["offer.pass"]
+            if language != "en":
+                assert english_left(browser, language) == []
             browser.screenshot(f"club-member-offer-{language}-{width}.png")
             thumbs_and_axe(browser, width, f"member page {language} {width}")
             if width == 390:
