@@ -10,9 +10,11 @@ import { t, lang, number } from "./words.js";
 const NAME_MAX = 40;
 const EMAIL_MAX = 254;
 
+/** The six languages; "the club's language" only while none is chosen (a chosen one can be
+ *  changed, not taken back: the API has no way to say "none" again). */
 function languageSelect(id, chosen = "") {
   return h("select", { id, name: "language" },
-    h("option", { value: "" }, t("org.club_language")),
+    chosen ? null : h("option", { value: "" }, t("org.club_language")),
     ...LANGUAGES.map((code) => h("option", { value: code, lang: code, selected: code === chosen },
       new Intl.DisplayNames([code], { type: "language" }).of(code))));
 }
@@ -76,8 +78,8 @@ export function membersView(page) {
       const email = form.elements.email.value.trim();
       const language = form.elements.language.value;
       if (name !== member.name) body.name = name;
-      if (email !== (member.email || "")) body.email = email || null;
-      if (language !== (member.language || "")) body.language = language || null;
+      if (email !== (member.email || "")) body.email = email; // "" clears the address (ClubModel's MemberDraft)
+      if (language && language !== member.language) body.language = language;
       if (active.checked !== (member.active !== false)) body.active = active.checked;
       try {
         if (Object.keys(body).length) await page.call("PATCH", `/club/api/members/${member.id}`, body);
