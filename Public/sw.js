@@ -17,7 +17,8 @@
 // Only the files listed in SHELL are ever answered from or stored in the cache. Everything else
 // (/live, /api/*, /healthz, /metrics, /ca.pem, /qr.svg, …) goes to the network untouched, so live
 // data and downloads are never stale. Test: Tests/e2e/test_service_worker.py checks that every
-// file under Public/ is listed here.
+// file under Public/ is listed here, except the club's (Public/club/, /i18n/club.*.json: another
+// server's pages, always online).
 
 // v4: the pages' modules were split (live-*.js, page.js, pitch-watch.js, trust.js); a new name so
 // an old organiser.js is never served beside a new live.js while the new shell installs.
