@@ -130,8 +130,11 @@ def answer_for(club: Club, owner: str, member: dict, date_id: str, said: str, gu
                     {"id": new_id(), "memberId": member["id"], "answer": said, "guests": guests}, token=owner)
 
 
+MINE = ("answer", "guests", "state", "position", "offerExpiresAt")
+
+
 def mine(date: dict) -> dict:
-    """The member's own answer in a date of their view, its optional fields (`position?`,
-    `offerExpiresAt?`) left out when absent or null."""
+    """The member's own answer in a date of their view: the contract's fields `{answer, guests,
+    state, position?, offerExpiresAt?}`, an optional one left out when absent or null."""
     assert date["mine"] is not None, date
-    return {key: value for key, value in date["mine"].items() if value is not None}
+    return {key: date["mine"][key] for key in MINE if date["mine"].get(key) is not None}

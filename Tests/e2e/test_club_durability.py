@@ -3,6 +3,7 @@ its transaction committed"; issue 43): members answer through an instance while 
 and started again, then while PostgreSQL stops as a crash does (immediate shutdown) and starts
 again. Every answer acknowledged is there afterwards; every one that was not is sent again with
 its id and is then there exactly once. Meanwhile nginx sends everything to the living instance."""
+import http.client
 import signal
 import threading
 import time
@@ -28,7 +29,7 @@ class Answers(threading.Thread):
             try:
                 outcome = self.club.api("POST", f"/club/api/m/{member['token']}/answer", change,
                                         base=self.bases[index % len(self.bases)])
-            except OSError as error:  # refused or dropped while the instance or database is down
+            except (OSError, http.client.HTTPException) as error:  # refused or dropped while it is down
                 outcome = error
             self.sent.append((member, change, outcome))
             if isinstance(outcome, tuple) and outcome[0] == 200:
@@ -61,7 +62,7 @@ def settle(club, owner, answers: Answers, date_id: str, timeout: float = 30):
         while True:
             try:
                 status, body = club.api("POST", f"/club/api/m/{member['token']}/answer", change)
-            except OSError as error:
+            except (OSError, http.client.HTTPException) as error:
                 status, body = 0, error
             if status == 200 or time.monotonic() > deadline:
                 break
@@ -78,7 +79,7 @@ def wait_serving(club, owner, date_id, timeout):
                        for i in club.instances]
             if all(status == 200 for status, _ in answers):
                 return organiser_date(club, owner, date_id)
-        except OSError:
+        except (OSError, http.client.HTTPException):
             answers = "connection refused or dropped"
         assert time.monotonic() < deadline, answers
         time.sleep(0.2)
