@@ -24,6 +24,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 from urllib.parse import quote
@@ -56,6 +57,39 @@ def _pid_alive(pid: int) -> bool:
         return False
 
 
+PREFIX = "gather-club-pg-"
+
+
+def sweep_abandoned(base: str):
+    """Stops and removes the clusters of test processes that died without cleaning up (killed
+    -9, or a machine's session ended): each folder names its owner's PID."""
+    for root in glob.glob(os.path.join(base, PREFIX + "*")):
+        try:
+            with open(os.path.join(root, "owner.pid")) as handle:
+                owner = int(handle.read())
+        except (OSError, ValueError):
+            continue
+        if _pid_alive(owner):
+            continue
+        try:
+            with open(os.path.join(root, "data", "postmaster.pid")) as handle:
+                postmaster = int(handle.readline())
+            if _pid_alive(postmaster) and "postgres" in open(f"/proc/{postmaster}/cmdline").read():
+                os.kill(postmaster, signal.SIGQUIT)
+        except (OSError, ValueError):
+            pass
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def stop_on_sigterm():
+    """A SIGTERM (a CI run ended, `timeout`) ends the test run as Ctrl-C does, so the fixtures'
+    and atexit's clean-up still run; Python's default would exit without them."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        def interrupt(signum, frame):
+            raise KeyboardInterrupt(f"signal {signum}")
+        signal.signal(signal.SIGTERM, interrupt)
+
+
 class PostgresCluster:
     """One private cluster: `start()`, `create_database()` → a name, `url(name)`, `restart()`,
     `cleanup()` (stops it by PID and removes its folder; also run at exit, whatever happened)."""
@@ -69,7 +103,10 @@ class PostgresCluster:
         base = tempfile.gettempdir()
         if os.geteuid() == 0 and (os.stat(base).st_mode & 0o001) == 0:
             base = "/tmp"
-        self.root = tempfile.mkdtemp(prefix="gather-club-pg-", dir=base)
+        sweep_abandoned(base)
+        self.root = tempfile.mkdtemp(prefix=PREFIX, dir=base)
+        with open(os.path.join(self.root, "owner.pid"), "w") as handle:
+            handle.write(str(os.getpid()))
         self.data = os.path.join(self.root, "data")
         self.log = os.path.join(self.root, "postgres.log")
         self.password = secrets.token_urlsafe(24)
@@ -78,6 +115,7 @@ class PostgresCluster:
         self.start_seconds = 0.0
         self._cleaned = False
         atexit.register(self.cleanup)
+        stop_on_sigterm()
 
     # MARK: - Commands as the cluster's owner
 
