@@ -1,4 +1,5 @@
-# Football Gather Live — the two commands of the README: `make run` and `make test`.
+# Football Gather Live — the two commands of the README: `make run` and `make test`, and the club's
+# `make club` (README, "Your club's week").
 # Each installs what a fresh Debian 12 machine with Swift is missing, then builds.
 
 SWIFT        ?= swift
@@ -6,11 +7,22 @@ PYTHON       ?= python3
 HOST         ?= 0.0.0.0
 PORT         ?= 8443
 SPECTATOR_PORT ?= 8080
-RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev libnats-dev
-TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver nats-server nginx
-PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0 nats-py icalendar
+# libpq-dev: the `gather` binary links libpq (the club's client); the venue never needs the server.
+RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev libnats-dev libpq-dev
+# postgresql: the club's tests start private clusters of their own (Tests/e2e/club_postgres.py).
+TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver nats-server nginx postgresql
+PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0 nats-py icalendar aiosmtpd
 
-.PHONY: run test build release deps-run deps-test deps-python unit-tests unit-tests-niced e2e-parallel e2e-parallel-niced e2e-timing e2e-mostly-waits bench clean
+# `make club`: the club, always on, with its own PostgreSQL in CLUB_DATA (a folder of this
+# checkout unless told otherwise), on a loopback port; links and QR codes name the first LAN
+# address. Plain HTTP: on the internet put nginx with TLS in front (deploy/nginx/gather-club.conf).
+CLUB_HOST    ?= 0.0.0.0
+CLUB_PORT    ?= 8444
+CLUB_PG_PORT ?= 5434
+CLUB_DATA    ?= $(CURDIR)/club-data
+CLUB_PUBLIC_URL ?= http://$(shell hostname -I 2>/dev/null | awk '{print $$1}' | grep . || echo 127.0.0.1):$(CLUB_PORT)
+
+.PHONY: run test build release deps-run deps-test deps-python unit-tests unit-tests-niced e2e-parallel e2e-parallel-niced e2e-timing e2e-mostly-waits bench clean club club-stop
 
 # Two phases, so that a test asserting a latency or a rate measures the server, not the suite:
 # 1. the e2e files, one per worker, at a lower CPU priority (nice 10), beside the `mostly_waits`
@@ -76,7 +88,20 @@ deps-test:
 	@./.ci/install-packages $(TEST_PACKAGES)
 
 deps-python:
-	@$(PYTHON) -c "import pytest, xdist, selenium, websockets, cryptography, jsonpatch, selenium_axe_python, nats, icalendar" 2>/dev/null || $(PYTHON) -m pip install -q $(PY_PACKAGES)
+	@$(PYTHON) -c "import pytest, xdist, selenium, websockets, cryptography, jsonpatch, selenium_axe_python, nats, icalendar, aiosmtpd" 2>/dev/null || $(PYTHON) -m pip install -q $(PY_PACKAGES)
+
+# The cluster keeps running after the server stops (Ctrl-C): the next `make club` reuses it;
+# `make club-stop` stops it. The role's password is in CLUB_DATA/pgpass, read by libpq.
+club: deps-run
+	@./.ci/install-packages postgresql
+	@./.ci/club-postgres start $(abspath $(CLUB_DATA))/postgres $(CLUB_PG_PORT)
+	$(SWIFT) build -c release --product gather
+	PGPASSFILE=$(abspath $(CLUB_DATA))/pgpass ./.build/release/gather club serve \
+		--postgres postgres://gather@127.0.0.1:$$(sed -n 4p $(abspath $(CLUB_DATA))/postgres/data/postmaster.pid)/gather_club \
+		--host $(CLUB_HOST) --port $(CLUB_PORT) --public Public --public-url $(CLUB_PUBLIC_URL)
+
+club-stop:
+	@./.ci/club-postgres stop $(abspath $(CLUB_DATA))/postgres
 
 clean:
 	rm -rf .build

@@ -12,6 +12,8 @@ phase; the unit tests run at nice 19 beside the timing tests.
 import pytest
 
 from pages_support import Browser
+# The club's rig (a private PostgreSQL per worker, instances behind nginx) for any test file.
+from clublib import club, club_factory, club_postgres  # noqa: F401
 
 
 def pytest_configure(config):
