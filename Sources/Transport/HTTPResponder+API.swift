@@ -79,9 +79,6 @@ extension HTTPResponder {
         }
     }
 
-    /// Whether an API request still waits for its answer to be written (a shutdown waits for it).
-    var hasAPIRequestsInFlight: Bool { !(apiBook?.pending.isEmpty ?? true) || !apiResponses.isEmpty }
-
     private func refuseAPIRequest(_ wsi: OpaquePointer, door: Door, status: Int, message: String) -> Int32 {
         apiBook?.closed(wsi)
         return LWSAnswers.answerAndClose(wsi, door: door, status: status, reason: LWSAnswers.reasonPhrase(status),

@@ -138,6 +138,12 @@ final class HTTPResponder {
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
+    /// Whether an answer is still to be written: an API request waiting for its reply, or a
+    /// body waiting for its writable turn (a shutdown waits for them, within its drain time).
+    var hasAnswersInFlight: Bool {
+        !bodies.isEmpty || !apiResponses.isEmpty || !(apiBook?.pending.isEmpty ?? true)
+    }
+
     /// `LWS_CALLBACK_CLOSED_HTTP` (and `WSI_DESTROY`): a body never written is forgotten, and so
     /// is the API request of the connection (its reply, if one comes, is dropped).
     func closed(_ wsi: OpaquePointer) {

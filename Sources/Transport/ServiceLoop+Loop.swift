@@ -41,7 +41,7 @@ extension ServiceLoop {
     /// The last phone (or API answer) of a shutdown has gone: end on the loop's next turn,
     /// outside this connection's callback, instead of at the next once-a-second upkeep.
     func drainedConnectionClosed() {
-        guard live.draining, live.connections.isEmpty, !http.hasAPIRequestsInFlight else { return }
+        guard live.draining, live.connections.isEmpty, !http.hasAnswersInFlight else { return }
         upkeepTimer?.schedule(afterMicroseconds: 1)
     }
 
@@ -51,7 +51,7 @@ extension ServiceLoop {
     func finishIfDrained(now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         guard live.draining, !serviceFinished else { return false }
         if drainDeadline == nil { drainDeadline = now + Self.drainNanoseconds }
-        guard (live.connections.isEmpty && !http.hasAPIRequestsInFlight) || now > drainDeadline! else { return false }
+        guard (live.connections.isEmpty && !http.hasAnswersInFlight) || now > drainDeadline! else { return false }
         serviceFinished = true
         if usesEventLibrary {
             // Nobody may wake a context that is going away.

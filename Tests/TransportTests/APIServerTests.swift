@@ -101,6 +101,14 @@ final class APIServerTests: XCTestCase {
         XCTAssertTrue(get.text.contains(#""method":"GET""#), get.text)
         let emptyPost = try client.exchange(Self.request("POST", "/club/api/echo", body: "", port: port))
         XCTAssertEqual(emptyPost.status, 200, "a POST of an explicit 0 is handed over too")
+
+        // A reply made before the handler returns is written too; the second call is ignored.
+        let now = try client.exchange(Self.request("POST", "/club/api/now", body: "{}", port: port))
+        XCTAssertEqual(now.status, 201)
+        XCTAssertEqual(now.text, "{}")
+        XCTAssertEqual(now.headers["location"], "/club/api/things/1")
+        let after = try client.exchange(Self.request("GET", "/club/api/echo", port: port))
+        XCTAssertEqual(after.status, 200, "the ignored second reply was not written to the next request")
     }
 
     func testThePlainPortBehindAProxyServesTheAPIToo() throws {
@@ -320,6 +328,11 @@ final class DelayedAPIHandler: @unchecked Sendable {
                     reply.send(HTTPResponse(status: 200, contentType: "application/json", body: Array(body)))
                     note()
                 }
+            case "/club/api/now":
+                // Answered before the handler returns, on the service thread itself.
+                reply.send(HTTPResponse(status: 201, contentType: "application/json", body: Array("{}".utf8),
+                                        extraHeaders: [("Location", "/club/api/things/1")]))
+                reply.send(HTTPResponse(status: 500, contentType: "text/plain", body: Array("second".utf8)))
             case "/club/api/late":
                 let delay = Int(request.query?.split(separator: "=").last ?? "0") ?? 0
                 queue.asyncAfter(deadline: .now() + .milliseconds(delay)) { [self] in
