@@ -76,6 +76,7 @@ struct ClubBody {
     init(_ bytes: [UInt8]) throws(Refusal) {
         self.bytes = bytes
         guard !bytes.isEmpty else { throw Refusal.invalid("body", "a JSON object is expected") }
+        guard bytes.count <= ClubInput.maxBodyBytes else { throw Refusal.invalid("body", "too_large") }
         guard case .success(.object(let fields)) = JSONValue.parse(bytes), fields.count <= 64 else {
             throw Refusal.invalid("body", "a JSON object is expected")
         }

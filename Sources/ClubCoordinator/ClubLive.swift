@@ -23,6 +23,8 @@ public final class ClubLive: TransportSource, @unchecked Sendable {
     /// Confined to `queue`.
     private var followers: [ConnectionID: Follower] = [:]
     private var open: Set<ConnectionID> = []
+    /// Connections already sent their first frame (the Transport's greeting): later frames are replies.
+    private var greeted: Set<ConnectionID> = []
     private let targetLock = NSLock()
     private var target: (any DeliveryTarget)?
 
@@ -46,6 +48,7 @@ public final class ClubLive: TransportSource, @unchecked Sendable {
         queue.async {
             self.open.remove(id)
             self.followers[id] = nil
+            self.greeted.remove(id)
         }
     }
 
@@ -53,7 +56,8 @@ public final class ClubLive: TransportSource, @unchecked Sendable {
         queue.async { [self] in
             defer { deliver([.handled(id)]) }
             guard let request = Self.follow(text) else {
-                deliver([.send(id, Self.errorFrame("invalid"))])
+                let frame = Self.errorFrame("invalid")
+                deliver([reply(id, frame)])
                 return
             }
             let follower: Follower?
@@ -74,18 +78,19 @@ public final class ClubLive: TransportSource, @unchecked Sendable {
                 }
             } catch {
                 logger.warning("club live: follow not checked", metadata: ["club.error": "\(error)"])
-                deliver([.send(id, Self.errorFrame("unavailable"))])
+                deliver([reply(id, Self.errorFrame("unavailable"))])
                 return
             }
             guard open.contains(id) else { return }
             guard let follower else {
-                deliver([.send(id, Self.errorFrame("unauthorized"))])
+                // Precision 12: the reason, then the socket closed with 1008.
+                let frame = Self.errorFrame("unauthorized")
+                deliver([reply(id, frame), .close(id, code: 1008, reason: "unauthorized")])
+                followers[id] = nil
                 return
             }
-            let first = followers[id] == nil
             followers[id] = follower
-            let frame = JSONWriter.bytes(["type": "following"])
-            deliver([first ? .greet(id, frame) : .send(id, frame)])
+            deliver([reply(id, JSONWriter.bytes(["type": "following"]))])
         }
     }
 
@@ -97,6 +102,11 @@ public final class ClubLive: TransportSource, @unchecked Sendable {
             let frame = JSONWriter.bytes(["type": "changed", "dates": .array(dates.map { .string($0) })])
             deliver(followers.keys.sorted { $0.rawValue < $1.rawValue }.map { .send($0, frame) })
         }
+    }
+
+    /// A frame for one connection: its greeting the first time, a reply after. On `queue`.
+    private func reply(_ id: ConnectionID, _ frame: [UInt8]) -> Delivery {
+        greeted.insert(id).inserted ? .greet(id, frame) : .send(id, frame)
     }
 
     private func deliver(_ deliveries: [Delivery]) {

@@ -2,6 +2,7 @@ import ClubModel
 import ClubStore
 import Foundation
 import GatherModel
+import GatherSecurity
 
 /// The organisers' club: its settings, members and fixtures. Every change holds the locks its
 /// rules read (a fixture's row, each affected date's row), and tells every instance's pages.
@@ -22,6 +23,7 @@ extension ClubService {
             let answers = try transaction.answers(dates: dates.map(\.id))
             return .json(200, [
                 "name": .string(settings.name), "timeZone": .string(settings.timeZone), "language": .string(settings.language),
+                "now": .int(Int(now)), "clubKey": Self.publicKey(settings).map(JSONValue.string) ?? .null,
                 "members": .array(try transaction.storedMembers().map {
                     ClubViews.member($0.member, link: memberLink(seed: $0.linkSeed, secret: settings.linkSecret, base: base))
                 }),
@@ -170,6 +172,13 @@ extension ClubService {
     }
 
     // MARK: - Shared steps
+
+    /// The club's Ed25519 public key (base64), which a venue is given to believe the club's lists.
+    static func publicKey(_ settings: ClubSettings) -> String? {
+        guard let key = Ed25519PrivateKey.load(pem: Data(settings.signingKeyPEM.utf8)),
+              let raw = try? key.publicKeyBytes() else { return nil }
+        return Base64.encoded(raw)
+    }
 
     /// An organiser's change, exactly once per (organiser, id).
     func organiserChange(_ request: ClubRequest, id: String,

@@ -128,13 +128,18 @@ extension ClubService {
         try transaction.notify(dateIds: [result.date.id])
     }
 
-    /// `save`, then the organisers' view of the date.
+    /// `save`, then `{date}`: the organisers' view of the date (Precision 1).
     func commit(_ result: WaitlistResult, _ transaction: ClubTransaction, _ request: ClubRequest) throws -> ClubResponse {
         try save(result, transaction)
-        return try organiserDateResponse(result.date, transaction, request)
+        return .json(200, ["date": try organiserDate(result.date, transaction, request)])
     }
 
     func organiserDateResponse(_ date: ClubDate, _ transaction: ClubTransaction, _ request: ClubRequest) throws -> ClubResponse {
+        .json(200, try organiserDate(date, transaction, request))
+    }
+
+    /// `GET /club/api/dates/DID`'s body.
+    func organiserDate(_ date: ClubDate, _ transaction: ClubTransaction, _ request: ClubRequest) throws -> JSONValue {
         let settings = try settings(transaction)
         let fixture = try transaction.fixture(id: date.fixtureId)
         let answers = try transaction.answers(date: date.id)
@@ -144,6 +149,6 @@ extension ClubService {
             confirmedSeats: Waitlist.confirmedSeats(answers), capacity: date.capacity, waiting: Waitlist.waitingCount(answers),
             link: "\(publicBase(request))/club/", club: ClubTime(timeZone: try ClubInput.timeZone(settings.timeZone)),
             language: request.language)
-        return .json(200, ClubViews.organiserDate(date, fixture: fixture, answers: answers, members: members, message: message))
+        return ClubViews.organiserDate(date, fixture: fixture, answers: answers, members: members, message: message)
     }
 }

@@ -86,4 +86,7 @@ public enum Delivery: Sendable, Equatable {
     /// counts what each connection has waiting and stops reading one that is too far ahead.
     /// In the same ordered stream as the replies, so it never overtakes them.
     case handled(ConnectionID)
+    /// Closes the connection with this code once the replies already queued for it are written
+    /// (a refusal's reason reaches the client before the close: the club's `unauthorized` follow).
+    case close(ConnectionID, code: UInt16, reason: String)
 }

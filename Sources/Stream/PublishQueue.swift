@@ -52,7 +52,7 @@ public struct PublishQueue: Sendable {
             ticks[pitch] = bytes
         case .publishPresence(let bytes):
             presence = bytes
-        case .greet, .send, .handled:
+        case .greet, .send, .handled, .close:
             break
         }
     }

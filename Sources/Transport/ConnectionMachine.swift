@@ -96,6 +96,8 @@ struct ConnectionMachine {
     /// The message being reassembled.
     private(set) var incoming: [UInt8] = []
     private(set) var closing: Close?
+    /// The close to send once the outbox has nothing more to write (`Delivery.close`).
+    private(set) var closingAfterReplies: Close?
     /// Since when `upkeep` has seen it with something to write and no writable turn since.
     private(set) var waitingSince: UInt64?
     private(set) var keepAlive: KeepAlive
@@ -200,6 +202,11 @@ struct ConnectionMachine {
         if replacing || closing == nil { closing = close }
     }
 
+    /// Sets the close sent after the frames already waiting (a refusal's reason goes first).
+    mutating func closeAfterReplies(_ close: Close) {
+        if closingAfterReplies == nil { closingAfterReplies = close }
+    }
+
     // MARK: Sending
 
     /// Frames written together stop being added past this size (the last one may exceed it).
@@ -209,6 +216,7 @@ struct ConnectionMachine {
     /// outbox order) up to `combinedWriteBytes`, so an ack rides with the snapshot before it.
     mutating func writable(_ shared: SharedFrames) -> WriteStep {
         waitingSince = nil  // a writable turn is progress; `upkeep` restarts the clock
+        if closing == nil, let after = closingAfterReplies, !outbox.hasPending(shared) { closing = after }
         if let closing { return .close(closing) }
         if pingDue {
             pingDue = false
@@ -246,11 +254,11 @@ struct ConnectionMachine {
 
     /// Whether a write outside lws's writable turn may carry what waits: frames only. A close or
     /// a ping is written in the turn (from lws's callback, where -1 closes).
-    var waitsForFramesOnly: Bool { closing == nil && !pingDue }
+    var waitsForFramesOnly: Bool { closing == nil && !pingDue && closingAfterReplies == nil }
 
     /// Whether another writable turn is wanted.
     func wantsWritable(_ shared: SharedFrames) -> Bool {
-        closing != nil || pingDue || outbox.hasPending(shared)
+        closing != nil || closingAfterReplies != nil || pingDue || outbox.hasPending(shared)
     }
 
     // MARK: Once a second

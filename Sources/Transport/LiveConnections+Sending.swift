@@ -63,6 +63,10 @@ extension LiveConnections {
                 presenceSerial += 1
                 shared.presence = (presenceSerial, SharedFrame(bytes))
                 sharedChanged = true
+            case .close(let id, let code, let reason):
+                guard let connection = connections[id.rawValue] else { continue }
+                connection.machine.closeAfterReplies(.init(code: code, reason: reason))
+                lws_callback_on_writable(connection.wsi)
             case .handled(let id):
                 guard let connection = connections[id.rawValue] else { continue }
                 if connection.machine.handled(limits: configuration.messageLimits) { lws_rx_flow_control(connection.wsi, 1) }

@@ -54,12 +54,17 @@ function renderAsk() {
   box.hidden = false;
 }
 
+/** The club's clock as the server last told it (`now` in the member's view): offers and windows
+ * count down on the club's time, also when a test moves it or the phone's clock is wrong. */
+let clockSkew = 0;
+const clubNow = () => Date.now() + clockSkew;
+
 function render() {
   $("#loading").hidden = true;
   $("#club-name").textContent = view.club.name;
   document.title = `${view.club.name} · ${t("member.title")}`;
   $("#hello").textContent = t("member.hello", { name: view.member.name });
-  const now = Date.now();
+  const now = clubNow();
   replace($("#dates"), view.dates.map((date) => dateCard(date, act, openLists, now)));
   $("#no-dates").hidden = view.dates.length > 0;
   renderAsk();
@@ -70,6 +75,7 @@ async function read() {
   reading = (async () => {
     try {
       view = await request("GET", base);
+      if (Number.isFinite(view.now)) clockSkew = view.now - Date.now();
       setTimeZone(view.club.timeZone);
       render();
     } catch (error) {
@@ -100,7 +106,7 @@ async function act(kind, date, extra = {}) {
 }
 
 function tick() {
-  const now = Date.now();
+  const now = clubNow();
   let expired = false;
   for (const element of document.querySelectorAll(".countdown[data-expires]")) {
     const left = Number(element.dataset.expires) - now;

@@ -40,8 +40,10 @@ enum ClubServer {
             publicDirectory: options.publicDirectory, dynamicRoutes: { routes.respond(to: $0) })
         configuration.livePath = "/club/live"
         configuration.plainListener = .behindProxy
+        // Bodies up to 64 KiB are read and refused by the scope as `invalid` (the contract's error
+        // shape, 16 KiB at most is valid); beyond that the Transport answers 413 unread.
         var api = APIRoutes(
-            prefix: ClubRoute.apiPrefix, maximumBodyBytes: 16_384, maximumPendingPerAddress: 64, timeoutSeconds: 30,
+            prefix: ClubRoute.apiPrefix, maximumBodyBytes: 65_536, maximumPendingPerAddress: 64, timeoutSeconds: 30,
             handle: { request, reply in
                 service.handle(ClubRoutes.clubRequest(request)) { response in
                     _ = reply.send(HTTPResponse(status: response.status, contentType: response.contentType, body: response.body,
