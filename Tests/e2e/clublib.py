@@ -148,7 +148,18 @@ class Club:
                     part.cleanup()
                 except Exception:  # the rest is stopped all the same
                     pass
-        self.cluster.drop_database(self.database)
+        try:
+            self.cluster.drop_database(self.database)
+        except RuntimeError:  # a cluster that did not come back: it is removed at the session's end
+            pass
+
+    def printed(self) -> str:
+        """Everything every instance printed (stdout and stderr) since its last start."""
+        return "\n".join(line for i in self.instances for line in (*i.output, *i.errors))
+
+    def assert_no_secret_printed(self):
+        """The database password (in `--postgres URL`) never appears in what the instances print."""
+        assert self.cluster.password not in self.printed(), "the PostgreSQL password was printed"
 
     @property
     def base_url(self) -> str:

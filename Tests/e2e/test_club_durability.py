@@ -113,4 +113,5 @@ def test_an_instance_killed_and_postgres_crashed_mid_week_lose_nothing_acknowled
     date = organiser_date(club, owner, did)
     states = [entry["state"] for entry in date["answers"]]
     assert states == ["confirmed"] * 40 and date["confirmedSeats"] == 40, date
+    club.assert_no_secret_printed()  # not even when the database went away under them
     print(f"club durability: {len(answers.acknowledged())} of 20 answers acknowledged across the PostgreSQL crash")

@@ -125,13 +125,19 @@ def test_oversized_and_invalid_bodies_are_400_invalid_and_change_nothing(club):
         return (listed, organiser_date(club, owner, did), view)
     before = everything()
     answer_path = f"/club/api/m/{m['Ana']['token']}/answer"
-    good = {"id": new_id(), "date": did, "answer": "out", "guests": 0}
-    bad_answers = ["{", "[]", "null", '"out"', "{\"id\": 1}", {}, {**good, "id": ""}, {**good, "id": "a" * 65},
-                   {**good, "id": "bad id!"}, {**good, "answer": "maybe"}, {**good, "guests": 4},
-                   {**good, "guests": -1}, {**good, "guests": "1"}, {**good, "guests": 1.5},
-                   {k: v for k, v in good.items() if k != "answer"}, {k: v for k, v in good.items() if k != "date"},
+
+    def good(**change):
+        """A change Ana may make (out), with a fresh id: a refusal is final for its id, so no
+        two cases may share one."""
+        return {"id": new_id(), "date": did, "answer": "out", "guests": 0, **change}
+
+    def without(key):
+        return {k: v for k, v in good().items() if k != key}
+    bad_answers = ["{", "[]", "null", '"out"', "{\"id\": 1}", {}, good(id=""), good(id="a" * 65), good(id="bad id!"),
+                   good(answer="maybe"), good(guests=4), good(guests=-1), good(guests="1"), good(guests=1.5),
+                   without("answer"), without("date"), without("id"),
                    # A good change made larger than the 16 KiB a body may be by spaces alone.
-                   json.dumps(good) + " " * (16 * 1024 + 100)]
+                   json.dumps(good()) + " " * (16 * 1024 + 100)]
     for body in bad_answers:
         refused(club.api("POST", answer_path, body), 400, "invalid")
     new_fixture = {"title": "Tuesday", "weekday": 2, "time": "19:00", "durationMinutes": 60, "place": "",
@@ -151,5 +157,5 @@ def test_oversized_and_invalid_bodies_are_400_invalid_and_change_nothing(club):
             400, "invalid")
     refused(club.api("POST", "/club/api/test/clock", {"id": new_id(), "advanceMs": -1000}), 400, "invalid")
     # Far beyond: nginx refuses it before any instance reads it (client_max_body_size).
-    assert club.api("POST", answer_path, json.dumps(good) + " " * (1 << 20))[0] == 413
+    assert club.api("POST", answer_path, json.dumps(good()) + " " * (1 << 20))[0] == 413
     assert everything() == before
