@@ -90,6 +90,7 @@ let package = Package(
         .testTarget(name: "DeliveryTests", dependencies: ["GatherDelivery"], path: "Tests/DeliveryTests"),
         .testTarget(name: "LWSTests", dependencies: ["GatherLWS", "CLibWebSockets"], path: "Tests/LWSTests"),
         .testTarget(name: "ClubModelTests", dependencies: ["ClubModel"], path: "Tests/ClubModelTests"),
+        .testTarget(name: "ClubCoordinatorTests", dependencies: ["ClubCoordinator", "ClubModel"], path: "Tests/ClubCoordinatorTests"),
         .testTarget(name: "ModelTests", dependencies: ["GatherModel", "GatherModelTestSupport"], path: "Tests/ModelTests"),
         .testTarget(name: "PresentersTests", dependencies: ["GatherPresenters", "GatherDelivery", "GatherModelTestSupport"],
                     path: "Tests/PresentersTests"),
