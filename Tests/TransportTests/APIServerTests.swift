@@ -190,6 +190,31 @@ final class APIServerTests: XCTestCase {
         XCTAssertEqual(admitted.status, 200)
     }
 
+    /// A client that hangs up frees its place at once; the reply made for it later is dropped
+    /// (the request is gone), and never written to another connection.
+    func testAClientThatHangsUpFreesItsPlaceAndItsLateReplyIsDropped() throws {
+        try startClub(perAddress: 1)
+        do {
+            let client = try connect()
+            try client.write(Self.request("GET", "/club/api/silent", port: port))
+            XCTAssertTrue(handler.waitForHandedOver(1))
+        }  // the client hangs up here
+        var status = 429
+        // Noticed within the once-a-second upkeep, long before the 30 s timeout.
+        for _ in 0..<60 where status == 429 {
+            Thread.sleep(forTimeInterval: 0.05)
+            status = try connect().exchange(Self.request("GET", "/club/api/echo", port: port)).status
+        }
+        XCTAssertEqual(status, 200, "the hung-up request no longer counts against its address")
+        let next = try connect()
+        try next.write(Self.request("GET", "/club/api/silent", port: port))
+        XCTAssertTrue(handler.waitForHandedOver(3))
+        XCTAssertTrue(handler.answerSilent(HTTPResponse(status: 200, contentType: "text/plain", body: Array("stale".utf8))),
+                      "the reply to the request whose client hung up")
+        XCTAssertTrue(handler.answerSilent(HTTPResponse(status: 200, contentType: "text/plain", body: Array("fresh".utf8))))
+        XCTAssertEqual(try next.exchange("").text, "fresh")
+    }
+
     /// A shutdown answers what is still unanswered (503) and stops at once, as with WebSockets.
     func testAShutdownAnswersUnansweredRequestsAndStopsPromptly() throws {
         try startClub()
