@@ -105,6 +105,8 @@ extension HTTPResponder {
 
     private func refuseAPIRequest(_ wsi: OpaquePointer, door: Door, status: Int, message: String) -> Int32 {
         apiBook?.closed(wsi)
+        refusals.note("refused API requests", address: PeerAddress.of(wsi), "refused an API request",
+                      metadata: ["http.status": "\(status)"])
         return LWSAnswers.answerAndClose(wsi, door: door, status: status, reason: LWSAnswers.reasonPhrase(status),
                                          detail: message)
     }
