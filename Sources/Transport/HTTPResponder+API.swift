@@ -1,6 +1,9 @@
 import CLibWebSockets
 import Dispatch
 import GatherDelivery
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // MARK: - The API's requests: read whole, handed over, answered later (service thread only)
 
@@ -79,8 +82,31 @@ extension HTTPResponder {
         }
     }
 
+    /// Once a second: a client that hung up while its request waits is not noticed by lws (it
+    /// reads nothing from a connection until the answer is written), so each waiting socket is
+    /// asked whether its peer has gone. Its request is forgotten at once (the place it held is
+    /// free, a later reply dropped) and lws closes the connection on its next turn.
+    func dropHungUpAPIRequests() {
+        guard let pending = apiBook?.pending, !pending.isEmpty else { return }
+        for entry in pending.values where entry.handedOverAt != nil {
+            let descriptor = lws_get_socket_fd(entry.handle)
+            guard descriptor >= 0 else { continue }
+            // POLLRDHUP: the peer shut down its side (a client that half-closes and still
+            // waits for its answer is treated as gone; browsers and HTTP libraries do not).
+            var probe = pollfd(fd: descriptor, events: Int16(Self.peerHungUp), revents: 0)
+            guard poll(&probe, 1, 0) > 0, Int32(probe.revents) & (Self.peerHungUp | POLLHUP | POLLERR) != 0 else { continue }
+            apiBook?.closed(entry.handle)
+            lws_set_timeout(entry.handle, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+        }
+    }
+
+    /// Linux's `POLLRDHUP` (a GNU extension the Glibc module does not export).
+    static let peerHungUp: Int32 = 0x2000
+
     private func refuseAPIRequest(_ wsi: OpaquePointer, door: Door, status: Int, message: String) -> Int32 {
         apiBook?.closed(wsi)
+        refusals.note("refused API requests", address: PeerAddress.of(wsi), "refused an API request",
+                      metadata: ["http.status": "\(status)"])
         return LWSAnswers.answerAndClose(wsi, door: door, status: status, reason: LWSAnswers.reasonPhrase(status),
                                          detail: message)
     }

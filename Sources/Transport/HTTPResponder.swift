@@ -20,10 +20,13 @@ final class HTTPResponder {
     var apiBook: APIRequestBook<OpaquePointer>?
     /// API responses whose connection has not had its writable turn yet.
     var apiResponses: [OpaquePointer: (response: HTTPResponse, door: Door)] = [:]
+    /// Where refused API requests are noted (throttled per address).
+    let refusals: RefusalLog
 
-    init(configuration: TransportConfiguration, replies: LiveServer) {
+    init(configuration: TransportConfiguration, replies: LiveServer, refusals: RefusalLog) {
         self.configuration = configuration
         self.replies = replies
+        self.refusals = refusals
         apiBook = configuration.api.map { APIRequestBook($0) }
     }
 
@@ -117,7 +120,8 @@ final class HTTPResponder {
             else { return false }
             let headers = HandshakeRules.securityHeaders(door) + [("Cache-Control", "no-store")]
                 + response.extraHeaders + extraHeaders
-            for (name, value) in headers {
+            // A header that would break the head (CR, LF or NUL, say from text a user chose) is left out.
+            for (name, value) in headers where Self.isSafeHeader(name: name, value: value) {
                 guard lws_add_http_header_by_name(wsi, name + ":", value, Int32(value.utf8.count), &cursor, end) == 0
                 else { return false }
             }
@@ -127,6 +131,12 @@ final class HTTPResponder {
         bodies[wsi] = response.body
         lws_callback_on_writable(wsi)
         return 0
+    }
+
+    /// Whether a header can be written as it is: a token for a name, no line break or NUL in the value.
+    static func isSafeHeader(name: String, value: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
+            && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
     }
 
     /// `LWS_CALLBACK_HTTP_WRITEABLE`: an API response's headers, or the body whose headers went out.

@@ -103,6 +103,7 @@ extension ServiceLoop {
             lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
         }
         http.expireAPIRequests(now: now)
+        http.dropHungUpAPIRequests()
         live.pruneBudgets(now: now) { [admission] in admission.hasWebSockets(from: $0) }
         refusals.summarise(now: now)
         live.upkeep(now: now)

@@ -46,7 +46,7 @@ final class ServiceLoop {
         logger = server.logger
         refusals = RefusalLog(logger: server.logger)
         admission = Admission(server.configuration)
-        http = HTTPResponder(configuration: server.configuration, replies: server)
+        http = HTTPResponder(configuration: server.configuration, replies: server, refusals: refusals)
         live = LiveConnections(configuration: server.configuration, source: server.source, refusals: refusals,
                                metrics: server.fanOut)
         http.beforeDynamicRoute = { [unowned live, unowned server] in live.fanOut.publish(to: server.fanOut) }

@@ -136,6 +136,14 @@ final class APIRequestBookTests: XCTestCase {
         XCTAssertFalse(reply(HTTPResponse(status: 500, contentType: "text/plain", body: [])), "a second call is ignored")
     }
 
+    func testAResponseHeaderThatWouldBreakTheHeadIsLeftOut() {
+        XCTAssertTrue(HTTPResponder.isSafeHeader(name: "Location", value: "/club/api/m/Zoë"))
+        XCTAssertFalse(HTTPResponder.isSafeHeader(name: "Location", value: "/x\r\nSet-Cookie: a=b"))
+        XCTAssertFalse(HTTPResponder.isSafeHeader(name: "Location", value: "/x\u{0}"))
+        XCTAssertFalse(HTTPResponder.isSafeHeader(name: "X-A: b", value: "c"))
+        XCTAssertFalse(HTTPResponder.isSafeHeader(name: "", value: "c"))
+    }
+
     // MARK: Configuration
 
     func testAConfigurationWithAnAPIOrALivePathThatCannotWorkIsRefused() {
