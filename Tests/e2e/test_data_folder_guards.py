@@ -54,6 +54,11 @@ def test_deleting_the_lock_file_and_the_socket_lets_neither_a_second_server_nor_
         assert removal.returncode == 1, (removal.stdout, removal.stderr)
         assert f"served by PID {server.process.pid}" in removal.stderr, removal.stderr
         assert "nothing was changed" in removal.stderr and "Removed" not in removal.stdout
+        # A backup takes no lock of ours: it still reads the served database.
+        copy = os.path.join(os.path.dirname(server.data_dir), "copy.sqlite")
+        backup = await asyncio.to_thread(subprocess.run, [BINARY, "backup", copy, "--data-dir", server.data_dir],
+                                         capture_output=True, text=True, timeout=60)
+        assert backup.returncode == 0 and os.path.getsize(copy) > 0, backup.stderr
         # Alice still commands the one server, and still is an organiser of it.
         assert (await alice.command({"kind": "addPlayer", "name": "Alice"}))["type"] == "ack"
         listed = (await ask(ann, {"type": "organisers"}))["organisers"]
