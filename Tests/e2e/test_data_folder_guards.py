@@ -74,6 +74,19 @@ def test_deleting_the_lock_file_and_the_socket_lets_neither_a_second_server_nor_
         server.start()
 
 
+def test_a_database_moved_behind_a_symbolic_link_is_served_and_locked_the_same(tmp_path):
+    data, elsewhere = tmp_path / "data", tmp_path / "other-disk"
+    with GatherServer(data_dir=str(data)):
+        pass
+    elsewhere.mkdir(mode=0o700)
+    os.rename(data / "gather.sqlite", elsewhere / "gather.sqlite")
+    os.symlink(elsewhere / "gather.sqlite", data / "gather.sqlite")
+    with GatherServer(data_dir=str(data)) as server:
+        os.unlink(data / "admin.sock")
+        second = serve(str(data), server.cert_dir)
+        assert second.returncode == 1 and f"already served by PID {server.process.pid}" in second.stderr, second.stderr
+
+
 # MARK: - Point 7: whose folder, whose socket
 
 @pytest.fixture

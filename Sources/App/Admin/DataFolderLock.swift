@@ -36,10 +36,16 @@ final class DataFolderLock: Sendable {
     }
 
     /// Takes the folder without waiting. Creates an empty database file when there is none (SQLite
-    /// takes an empty file for an empty database), mode 0600. The lock lasts until `release` or the
-    /// process's end.
+    /// takes an empty file for an empty database), mode 0600, never through a symbolic link; an
+    /// existing database may be one (moved to another disk), and its file is what gets locked, as
+    /// SQLite opens it. The lock lasts until `release` or the process's end.
     static func take(dataFolder: String) -> Result<DataFolderLock, Refusal> {
-        let descriptor = open(path(inDataFolder: dataFolder), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let path = path(inDataFolder: dataFolder)
+        var descriptor = open(path, O_RDWR | O_CLOEXEC)
+        if descriptor < 0, errno == ENOENT {
+            descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if descriptor < 0, errno == EEXIST { descriptor = open(path, O_RDWR | O_CLOEXEC) }  // made meanwhile
+        }
         guard descriptor >= 0 else { return .failure(.unusable(String(cString: strerror(errno)))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
