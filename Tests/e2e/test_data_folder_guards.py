@@ -36,6 +36,31 @@ def serve(data_dir: str, cert_dir: str, timeout: float = 20) -> subprocess.Compl
         return subprocess.CompletedProcess(process.args, None, out, err)
 
 
+# The test's own Python may live where `nobody` cannot reach (pyenv under /root); Debian's can.
+OTHER_USERS_PYTHON = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+
+LISTENER = r"""
+import socket, sys
+server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+server.bind(sys.argv[1])
+server.listen(4)
+print("listening", flush=True)
+server.settimeout(30)
+connection, _ = server.accept()
+connection.settimeout(3)
+heard = b""
+try:
+    while True:
+        chunk = connection.recv(65536)
+        if not chunk:
+            break
+        heard += chunk
+except socket.timeout:
+    pass
+print(f"heard {len(heard)} bytes: {heard!r}", flush=True)
+"""
+
+
 # MARK: - Point 6: the database file itself is locked
 
 def test_deleting_the_lock_file_and_the_socket_lets_neither_a_second_server_nor_the_cli_in():
@@ -72,6 +97,29 @@ def test_deleting_the_lock_file_and_the_socket_lets_neither_a_second_server_nor_
         # Stopped, the folder is free again: the CLI works on the database, a server starts.
         assert "Removed alice" in cli(server, "remove", "alice").stdout
         server.start()
+
+
+def test_the_cli_sends_nothing_to_a_socket_of_the_same_user_that_is_not_the_serving_process():
+    async def scenario(server):
+        alice, _ = await organiser(server, "alice")
+        socket_path = os.path.join(server.data_dir, "admin.sock")
+        os.unlink(socket_path)  # the serving process's socket gone, another process of the same user in its place
+        listener = subprocess.Popen([sys.executable, "-c", LISTENER, socket_path], stdout=subprocess.PIPE, text=True)
+        try:
+            assert listener.stdout.readline().strip() == "listening"
+            removal = await asyncio.to_thread(cli, server, "remove", "alice", check=False)
+            heard = await asyncio.to_thread(lambda: listener.communicate(timeout=15)[0])
+        finally:
+            stop_process(listener, signal.SIGKILL)
+        assert removal.returncode == 1, (removal.stdout, removal.stderr)
+        assert f"is answered by PID {listener.pid}, but the data folder {server.data_dir} is served by PID " \
+            f"{server.process.pid}; nothing was sent" in removal.stderr, removal.stderr
+        assert "heard 0 bytes" in heard, heard
+        assert (await alice.command({"kind": "addPlayer", "name": "Alice"}))["type"] == "ack", "alice still organises"
+        await alice.close()
+
+    with GatherServer() as server:
+        run(scenario(server))
 
 
 def test_a_database_moved_behind_a_symbolic_link_is_served_and_locked_the_same(tmp_path):
@@ -129,29 +177,6 @@ def test_the_server_refuses_a_data_folder_other_users_can_write(shared_root, mod
         assert server.health()["status"] == "ok"
 
 
-# The test's own Python may live where `nobody` cannot reach (pyenv under /root); Debian's can.
-OTHER_USERS_PYTHON = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
-
-LISTENER = r"""
-import socket, sys
-server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-server.bind(sys.argv[1])
-server.listen(4)
-print("listening", flush=True)
-server.settimeout(30)
-connection, _ = server.accept()
-connection.settimeout(3)
-heard = b""
-try:
-    while True:
-        chunk = connection.recv(65536)
-        if not chunk:
-            break
-        heard += chunk
-except socket.timeout:
-    pass
-print(f"heard {len(heard)} bytes: {heard!r}", flush=True)
-"""
 
 
 @as_root

@@ -133,7 +133,7 @@ final class AdminSocketServer: Sendable {
     private func answer(_ connection: Int32) {
         let deadline = ContinuousClock.now + Self.requestDeadline
         UnixSocket.setTimeouts(connection, seconds: 2)  // the reply's writes; reads keep to `deadline`
-        guard let peer = UnixSocket.peerUID(connection), peer == geteuid() || peer == 0 else {
+        guard let peer = UnixSocket.peer(connection)?.uid, peer == geteuid() || peer == 0 else {
             logger.warning("admin socket: refused a connection from another user")
             return
         }

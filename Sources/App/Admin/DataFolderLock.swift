@@ -56,6 +56,15 @@ final class DataFolderLock: Sendable {
         return .success(DataFolderLock(descriptor: descriptor))
     }
 
+    /// The PID holding the folder, as /proc/locks says, without taking or touching the lock; nil
+    /// when there is no database, nobody holds it, or the kernel's table does not name the file.
+    static func holder(dataFolder: String) -> Int32? {
+        let descriptor = open(path(inDataFolder: dataFolder), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return LockHolder.pid(of: descriptor)
+    }
+
     /// Lets the folder go (closing the descriptor drops the `flock`). Only once this process has
     /// closed its SQLite connections to the file: closing any descriptor of a file also drops the
     /// POSIX locks the process holds on it, SQLite's included. Servers and the CLI never call it

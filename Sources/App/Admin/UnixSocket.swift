@@ -120,15 +120,16 @@ enum UnixSocket {
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
 
-    /// The uid of the process at the other end of a connected socket (`SO_PEERCRED`: the one that
-    /// called `connect`, or `listen` for a listener), as the kernel recorded it; nil when unknown.
-    static func peerUID(_ descriptor: Int32) -> uid_t? {
+    /// The process at the other end of a connected socket (`SO_PEERCRED`: the one that called
+    /// `connect`, or `listen` for a listener), as the kernel recorded it; nil when unknown. The
+    /// PID is 0 when that process is not visible from this one's PID namespace.
+    static func peer(_ descriptor: Int32) -> (pid: pid_t, uid: uid_t)? {
         var credentials = PeerCredentials()
         var size = socklen_t(MemoryLayout<PeerCredentials>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0,
               size == socklen_t(MemoryLayout<PeerCredentials>.size)
         else { return nil }
-        return credentials.uid
+        return (credentials.pid, credentials.uid)
     }
 }
 

@@ -105,7 +105,7 @@ struct OrganisersCommand: ParsableCommand {
         let socketPath = AdminSocketServer.path(inDataFolder: dataFolder)
         if let connection = try UnixSocket.connect(to: socketPath) {
             defer { close(connection) }
-            try requireFolderOwner(listeningOn: connection, socketPath: socketPath, dataFolder: dataFolder)
+            try AdminSocketPeer.requireServer(listeningOn: connection, socketPath: socketPath, dataFolder: dataFolder)
             guard UnixSocket.writeAll(connection, AdminWire.encode(request)),
                   let line = UnixSocket.readLine(connection, limit: 1 << 20), let reply = AdminWire.decodeReply(line)
             else { throw AdminFailure("the running server did not answer on \(socketPath)") }
@@ -131,24 +131,6 @@ struct OrganisersCommand: ParsableCommand {
         let core = try CoordinatorCore(store: store, environment: offlineEnvironment(store: store),
                                        logger: Logger(label: "gather.organisers", factory: { _ in SwiftLogNoOpLogHandler() }))
         return core.handleAdmin(request.request(hashing: { PasswordHasher().hash($0) })).0
-    }
-
-    /// Nothing is sent to a listener that is not the data folder's owner: in a folder others could
-    /// write, anyone could have put a socket of theirs in the server's place to read a new password.
-    private static func requireFolderOwner(listeningOn connection: Int32, socketPath: String, dataFolder: String) throws {
-        guard let owner = DataFolderOwner.uid(of: dataFolder) else {
-            throw AdminFailure("cannot look at the data folder \(dataFolder) (\(UnixSocket.errnoText())); nothing was sent")
-        }
-        guard let peer = UnixSocket.peerUID(connection) else {
-            throw AdminFailure("cannot tell who listens on \(socketPath) (\(UnixSocket.errnoText())); nothing was sent")
-        }
-        guard peer == owner else {
-            throw AdminFailure("""
-                the admin socket \(socketPath) is held by \(DataFolderOwner.describe(peer)), not by the data folder's \
-                owner \(DataFolderOwner.describe(owner)), so it is not the server; nothing was sent. Stop that \
-                process, remove the socket, and keep the folder to its owner (`chmod 700 \(dataFolder)`).
-                """)
-        }
     }
 
     /// Names the CLI can be given: the account rule of docs/PROTOCOL.md (3–32 bytes of
