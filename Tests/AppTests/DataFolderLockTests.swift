@@ -46,6 +46,9 @@ final class DataFolderLockTests: XCTestCase {
         XCTAssertEqual(LockHolder.pid(in: text, device: (8 << 8) | 1, inode: 16_220_940), 9119)
         XCTAssertNil(LockHolder.pid(in: text, device: device, inode: 388_778), "a POSIX lock is SQLite's, not ours")
         XCTAssertNil(LockHolder.pid(in: "", device: device, inode: 1))
+        // A minor number past 255 (NVMe partitions, device-mapper): glibc's makedev(259, 300).
+        let wide = (UInt64(259 & 0xfff) << 8) | (UInt64(300 & 0xff)) | (UInt64(300 & ~0xff) << 12)
+        XCTAssertEqual(LockHolder.pid(in: "4: FLOCK  ADVISORY  WRITE 55 103:12c:7 0 EOF", device: wide, inode: 7), 55)
     }
 
     func testAMissingFolderIsUnusableNotFree() {

@@ -90,9 +90,9 @@ enum LockHolder {
 
     /// The PID of the exclusive `flock` on the file `device`/`inode` in the text of /proc/locks.
     static func pid(in text: String, device: UInt64, inode: UInt64) -> Int32? {
-        // Linux's encoding of dev_t (glibc's gnu_dev_major / gnu_dev_minor).
-        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
-        let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+        // Linux's encoding of dev_t, as glibc's gnu_dev_major / gnu_dev_minor decode it.
+        let major = ((device & 0x0000_0000_000f_ff00) >> 8) | ((device & 0xffff_f000_0000_0000) >> 32)
+        let minor = (device & 0x0000_0000_0000_00ff) | ((device & 0x0000_0fff_fff0_0000) >> 12)
         let file = String(format: "%02llx:%02llx:%llu", major, minor, inode)
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
