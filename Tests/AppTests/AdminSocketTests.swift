@@ -72,10 +72,11 @@ final class AdminSocketTests: XCTestCase {
             close(connection)
             XCTAssertEqual(reply, .failed("The request could not be read."), line)
         }
-        // More than 4 KiB without a line end: closed without an answer.
+        // More than 4 KiB without a line end: told the cap, then closed.
         let flood = try XCTUnwrap(try UnixSocket.connect(to: path))
         _ = UnixSocket.writeAll(flood, [UInt8](repeating: UInt8(ascii: "x"), count: 5000))
-        XCTAssertNil(UnixSocket.readLine(flood, limit: 4096))
+        XCTAssertEqual(UnixSocket.readLine(flood, limit: 4096).flatMap(AdminWire.decodeReply),
+                       .failed("The request is longer than 4096 bytes; nothing was done."))
         close(flood)
         XCTAssertEqual(heard.requests, [])
         XCTAssertEqual(try ask(.makeOwner("bob")), .done("ok"))
@@ -109,6 +110,29 @@ final class AdminSocketTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(after, AdminSocketServer.requestDeadline - .milliseconds(100))
         XCTAssertLessThan(after, AdminSocketServer.requestDeadline + .seconds(1))
         XCTAssertEqual(try ask(.list), .done("served"))
+    }
+}
+
+extension AdminSocketTests {
+    /// Connections that say nothing hold only themselves: the next request is answered at once, up
+    /// to `connectionLimit` connections; one more is told so and closed without waiting.
+    func testSilentConnectionsDoNotHoldTheNextAndOnePastTheLimitIsToldAtOnce() throws {
+        let server = try AdminSocketServer(dataFolder: folder, logger: Logger(label: "test")) { _ in .done("served") }
+        server.start()
+        defer { server.stop() }
+        var quiet = try (0..<10).map { _ in try XCTUnwrap(try UnixSocket.connect(to: server.path)) }
+        defer { quiet.forEach { close($0) } }
+        let started = ContinuousClock.now
+        XCTAssertEqual(try ask(.list), .done("served"))
+        XCTAssertLessThan(ContinuousClock.now - started, .milliseconds(500))
+
+        quiet += try (10..<AdminSocketServer.connectionLimit).map { _ in try XCTUnwrap(try UnixSocket.connect(to: server.path)) }
+        let extra = try XCTUnwrap(try UnixSocket.connect(to: server.path))
+        defer { close(extra) }
+        let told = ContinuousClock.now
+        XCTAssertEqual(UnixSocket.readLine(extra, limit: 4096).flatMap(AdminWire.decodeReply),
+                       .failed(AdminSocketServer.busyAnswer))
+        XCTAssertLessThan(ContinuousClock.now - told, .milliseconds(500))
     }
 }
 

@@ -89,6 +89,16 @@ final class ServeCommandTests: XCTestCase {
             .contains("--spectator-port must differ from --port"))
     }
 
+    /// A file keeps the code out of `ps`; it meets the same rule, and is not given with the option.
+    func testTheInviteCodeFromAFileReachesTheConfigurationUnderTheSameRule() throws {
+        let file = publicFolder + "/invite"
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("Filed-Code_9\n".utf8)))
+        XCTAssertEqual(try configuration(["--invite-code-file", file]).inviteCode, "Filed-Code_9")
+        XCTAssertTrue(refusal(["--invite-code", "Given-1234", "--invite-code-file", file]).contains("not both"))
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("short\n".utf8)))
+        XCTAssertTrue(refusal(["--invite-code-file", file]).contains("must be 8–64 letters, digits, '-' or '_'"))
+    }
+
     func testInviteCodesOutsideTheRuleAreRefused() {
         let rule = "must be 8–64 letters, digits, '-' or '_'"
         XCTAssertTrue(refusal(["--invite-code", "short"]).contains(rule), "too short")

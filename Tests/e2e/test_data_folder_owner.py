@@ -76,8 +76,8 @@ def test_the_cli_without_a_server_writes_directly_even_after_a_crash():
 
     with GatherServer() as server:
         run(seed(server))
-        server.stop(9)  # killed: the lock file and a stale socket stay behind, the kernel's lock does not
-        assert os.path.exists(os.path.join(server.data_dir, "gather.lock"))
+        server.stop(9)  # killed: a stale socket stays behind, the kernel's lock on the database does not
+        assert os.path.exists(os.path.join(server.data_dir, "admin.sock"))
         assert "Removed dave" in cli(server, "remove", "dave").stdout
         rows = cli(server, "list").stdout.splitlines()[1:]
         assert [row.split()[0] for row in rows] == ["ann"]

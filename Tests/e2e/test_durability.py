@@ -317,7 +317,7 @@ def test_backup_while_running_is_a_valid_database_with_the_same_state(tmp_path):
             return live.snapshot, live.version
         state, version = run(play())
         copy = tmp_path / "copy" / "gather.sqlite"
-        copy.parent.mkdir()
+        copy.parent.mkdir(mode=0o700)  # the server refuses a folder others can write
         result = subprocess.run([BINARY, "backup", str(copy), "--data-dir", server.data_dir], capture_output=True,
                                 text=True, timeout=60)
         assert result.returncode == 0, result.stderr

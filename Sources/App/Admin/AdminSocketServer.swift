@@ -1,20 +1,24 @@
 import Foundation
 import GatherCoordinator
 import Logging
+import Synchronization
 
 /// The running server's door for the laptop's `gather organisers …`: a Unix-domain socket in the
-/// data folder, mode 0600, answering one request per connection on one thread of its own. Only
-/// the user running the server can connect (the file's mode, and the peer's uid checked again);
-/// each connection has one deadline (`requestDeadline`) for its whole request of at most 4 KiB,
-/// so nothing on it can hold the server's only admin thread for longer.
+/// data folder, mode 0600, answering one request per connection. Only the user running the server
+/// can connect (the file's mode, and the peer's uid checked again). Connections are answered at
+/// once, each on a thread of its own, so a client that connects and says nothing holds only its own
+/// thread: each has one deadline (`requestDeadline`) for its whole request of at most 4 KiB, and at
+/// most `connectionLimit` are answered at a time; one more is told so and closed, never queued.
 ///
-/// No mutable state: the thread it starts owns the loop over `accept` and closes the listener
-/// itself when it ends, so a descriptor number is never reused under an `accept` still running;
-/// everything it reads is a `let` set before the thread starts.
+/// The thread it starts owns the loop over `accept` and closes the listener itself when it ends
+/// (after the connections' threads finished), so a descriptor number is never reused under an
+/// `accept` still running; everything else it reads is a `let` set before the thread starts.
 final class AdminSocketServer: Sendable {
     static let fileName = "admin.sock"
     /// The whole request, from accept to its line end; a laptop's CLI sends it in one write.
     static let requestDeadline = Duration.seconds(2)
+    /// Connections answered at once: a laptop sends one request at a time, and a few scripts more.
+    static let connectionLimit = 16
 
     let path: String
     private let listener: Int32
@@ -23,6 +27,9 @@ final class AdminSocketServer: Sendable {
     private let logger: Logger
     /// Signalled by the admin thread once it has closed the listener (`stop` waits for it).
     private let finished = DispatchSemaphore(value: 0)
+    /// The connections being answered now, and their threads (the accept loop waits for them).
+    private let answering = Mutex(0)
+    private let connectionThreads = DispatchGroup()
 
     static func path(inDataFolder folder: String) -> String {
         (folder.hasSuffix("/") ? folder : folder + "/") + fileName
@@ -49,7 +56,7 @@ final class AdminSocketServer: Sendable {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0, chmod(path, 0o600) == 0, listen(listener, 8) == 0 else {
+        guard bound == 0, chmod(path, 0o600) == 0, listen(listener, Int32(Self.connectionLimit)) == 0 else {
             let reason = UnixSocket.errnoText()
             close(listener)
             throw AdminFailure("cannot open the admin socket \(path): \(reason)")
@@ -63,18 +70,21 @@ final class AdminSocketServer: Sendable {
     }
 
     /// Stops accepting and removes the socket file, so the CLI knows the server is gone. Waits
-    /// (at most one request's deadline and a second) for the admin thread to finish the request it
-    /// is answering and close the listener: no handler runs after `stop` returns.
+    /// (at most one request's deadline and two seconds) for the requests being answered and for the
+    /// admin thread to close the listener: no handler runs after `stop` returns.
     func stop() {
         unlink(path)
         shutdown(listener, Int32(SHUT_RDWR))
-        if finished.wait(timeout: .now() + .seconds(3)) == .timedOut {
-            logger.warning("admin socket: the admin thread did not finish within 3 s of stopping")
+        if finished.wait(timeout: .now() + .seconds(4)) == .timedOut {
+            logger.warning("admin socket: the admin thread did not finish within 4 s of stopping")
         }
     }
 
     private func serve() {
         defer {
+            if connectionThreads.wait(timeout: .now() + .seconds(3)) == .timedOut {
+                logger.warning("admin socket: a request was still being answered 3 s after stopping")
+            }
             close(listener)
             if let folder { close(folder) }
             finished.signal()
@@ -82,22 +92,48 @@ final class AdminSocketServer: Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                if errno == EMFILE || errno == ENFILE || errno == ENOMEM || errno == ENOBUFS {
+                    logger.warning("admin socket: cannot accept a connection now",
+                                   metadata: ["admin.error": "\(UnixSocket.errnoText())"])
+                    usleep(100_000)  // the descriptors others use come back; a busy loop would not help
+                    continue
+                }
                 return  // shut down by `stop`
             }
-            answer(connection)
-            close(connection)
+            guard admit() else {
+                UnixSocket.setTimeouts(connection, seconds: 1)
+                _ = UnixSocket.writeAll(connection, AdminWire.encode(AdminReply.failed(Self.busyAnswer)))
+                close(connection)
+                logger.warning("admin socket: refused a connection beyond the limit",
+                               metadata: ["admin.limit": "\(Self.connectionLimit)"])
+                continue
+            }
+            connectionThreads.enter()
+            let thread = Thread { [self] in
+                answer(connection)
+                close(connection)
+                answering.withLock { $0 -= 1 }
+                connectionThreads.leave()
+            }
+            thread.name = "gather.admin.connection"
+            thread.start()
+        }
+    }
+
+    /// Counts one more connection in, unless `connectionLimit` are being answered.
+    private func admit() -> Bool {
+        answering.withLock { count in
+            guard count < Self.connectionLimit else { return false }
+            count += 1
+            return true
         }
     }
 
     private func answer(_ connection: Int32) {
         let deadline = ContinuousClock.now + Self.requestDeadline
         UnixSocket.setTimeouts(connection, seconds: 2)  // the reply's writes; reads keep to `deadline`
-        var credentials = PeerCredentials()
-        var size = socklen_t(MemoryLayout<PeerCredentials>.size)
-        guard getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0,
-              credentials.uid == geteuid() || credentials.uid == 0
-        else {
+        guard let peer = UnixSocket.peer(connection)?.uid, peer == geteuid() || peer == 0 else {
             logger.warning("admin socket: refused a connection from another user")
             return
         }
@@ -105,6 +141,9 @@ final class AdminSocketServer: Sendable {
         switch UnixSocket.readLine(connection, limit: AdminWire.requestLimit, before: deadline) {
         case .line(let bytes): line = bytes
         case .unreadable: return
+        case .tooLong:
+            _ = UnixSocket.writeAll(connection, AdminWire.encode(AdminReply.failed(Self.tooLongAnswer)))
+            return
         case .late:
             logger.warning("admin socket: dropped a request not complete within its deadline",
                            metadata: ["admin.deadline": "\(Self.requestDeadline)"])
@@ -123,6 +162,10 @@ final class AdminSocketServer: Sendable {
 
     /// What a client that has not sent its whole request by the deadline reads before the close.
     static let lateAnswer = "The request was not complete within 2 seconds; nothing was done."
+    /// What a client sending more than `AdminWire.requestLimit` bytes without a line end reads.
+    static let tooLongAnswer = "The request is longer than \(AdminWire.requestLimit) bytes; nothing was done."
+    /// What a connection beyond `connectionLimit` reads before the close.
+    static let busyAnswer = "The server is answering \(connectionLimit) other admin requests; nothing was done. Try again in a few seconds."
 
     /// What the log says about a request: never the password.
     private static func describe(_ request: AdminCall) -> String {
@@ -136,11 +179,4 @@ final class AdminSocketServer: Sendable {
         case .resetPassword(let name, _): "reset-password \(safe(name))"
         }
     }
-}
-
-/// Linux's `struct ucred` (Glibc hides it behind _GNU_SOURCE): what SO_PEERCRED fills in.
-private struct PeerCredentials {
-    var pid: pid_t = 0
-    var uid: uid_t = 0
-    var gid: gid_t = 0
 }

@@ -23,6 +23,8 @@ enum AdminCall: Equatable, Sendable {
 
     /// The account rule of docs/PROTOCOL.md: 8–128 characters.
     static let passwordLengths = 8...128
+    /// The account rule of docs/PROTOCOL.md: 3–32 bytes (of `A-Za-z0-9_.-`).
+    static let usernameLengths = 3...32
 }
 
 /// The admin socket's messages: one JSON object per line each way.

@@ -77,7 +77,9 @@ enum UnixSocket {
         case line([UInt8])
         /// The deadline passed before a whole line arrived.
         case late
-        /// The peer closed, failed, or sent more than the limit without a line end.
+        /// More than the limit arrived without a line end.
+        case tooLong
+        /// The peer closed or failed before a line end.
         case unreadable
     }
 
@@ -100,10 +102,10 @@ enum UnixSocket {
             guard count > 0 else { return .unreadable }
             received += buffer[0..<count]
             if let newline = received.firstIndex(of: UInt8(ascii: "\n")) {
-                return newline <= limit ? .line(Array(received[..<newline])) : .unreadable
+                return newline <= limit ? .line(Array(received[..<newline])) : .tooLong
             }
         }
-        return .unreadable
+        return .tooLong
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
@@ -117,6 +119,25 @@ enum UnixSocket {
     }
 
     static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// The process at the other end of a connected socket (`SO_PEERCRED`: the one that called
+    /// `connect`, or `listen` for a listener), as the kernel recorded it; nil when unknown. The
+    /// PID is 0 when that process is not visible from this one's PID namespace.
+    static func peer(_ descriptor: Int32) -> (pid: pid_t, uid: uid_t)? {
+        var credentials = PeerCredentials()
+        var size = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0,
+              size == socklen_t(MemoryLayout<PeerCredentials>.size)
+        else { return nil }
+        return (credentials.pid, credentials.uid)
+    }
+}
+
+/// Linux's `struct ucred` (Glibc hides it behind _GNU_SOURCE): what SO_PEERCRED fills in.
+private struct PeerCredentials {
+    var pid: pid_t = 0
+    var uid: uid_t = 0
+    var gid: gid_t = 0
 }
 
 /// A failure of the admin channel, said in one sentence.

@@ -34,6 +34,10 @@ struct OrganisersCommand: ParsableCommand {
         @Argument(help: "The organiser's username.") var username: String
         @OptionGroup var data: DataOptions
 
+        func validate() throws {
+            try OrganisersCommand.checkUsername(username)
+        }
+
         func run() throws {
             try OrganisersCommand.perform(.remove(username), data: data)
         }
@@ -44,6 +48,10 @@ struct OrganisersCommand: ParsableCommand {
                                                         abstract: "Make an organiser the owner of the group.")
         @Argument(help: "The organiser's username.") var username: String
         @OptionGroup var data: DataOptions
+
+        func validate() throws {
+            try OrganisersCommand.checkUsername(username)
+        }
 
         func run() throws {
             try OrganisersCommand.perform(.makeOwner(username), data: data)
@@ -56,6 +64,10 @@ struct OrganisersCommand: ParsableCommand {
             abstract: "Give an organiser a new random password (printed once); every session of theirs ends.")
         @Argument(help: "The organiser's username.") var username: String
         @OptionGroup var data: DataOptions
+
+        func validate() throws {
+            try OrganisersCommand.checkUsername(username)
+        }
 
         func run() throws {
             // Made here and hashed by whoever writes it (the running server, or this process when
@@ -93,6 +105,7 @@ struct OrganisersCommand: ParsableCommand {
         let socketPath = AdminSocketServer.path(inDataFolder: dataFolder)
         if let connection = try UnixSocket.connect(to: socketPath) {
             defer { close(connection) }
+            try AdminSocketPeer.requireServer(listeningOn: connection, socketPath: socketPath, dataFolder: dataFolder)
             guard UnixSocket.writeAll(connection, AdminWire.encode(request)),
                   let line = UnixSocket.readLine(connection, limit: 1 << 20), let reply = AdminWire.decodeReply(line)
             else { throw AdminFailure("the running server did not answer on \(socketPath)") }
@@ -111,12 +124,30 @@ struct OrganisersCommand: ParsableCommand {
                 + "Restart that server (it makes the socket again), or stop it to change the database directly.")
         case .failure(let refusal): throw AdminFailure(refusal.sentence(dataFolder: dataFolder))
         }
-        defer { lock.release() }
+        // Held until the process ends (releasing it would also drop SQLite's locks on the file).
+        defer { withExtendedLifetime(lock) {} }
         // The server is stopped: the same rules, straight on the database.
         let store = try SQLiteStore(directory: dataFolder)
         let core = try CoordinatorCore(store: store, environment: offlineEnvironment(store: store),
                                        logger: Logger(label: "gather.organisers", factory: { _ in SwiftLogNoOpLogHandler() }))
         return core.handleAdmin(request.request(hashing: { PasswordHasher().hash($0) })).0
+    }
+
+    /// Names the CLI can be given: the account rule of docs/PROTOCOL.md (3–32 bytes of
+    /// `A-Za-z0-9_.-`), checked before anything is sent, so a name no organiser can have is refused
+    /// with the rule rather than with whatever the channel makes of it.
+    static func checkUsername(_ name: String) throws {
+        let allowed = name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+        }
+        guard AdminCall.usernameLengths.contains(name.utf8.count), allowed else {
+            let length = name.utf8.count > AdminCall.usernameLengths.upperBound ? " (this one has \(name.utf8.count))" : ""
+            throw ValidationError("""
+                No organiser can be called that: usernames are \(AdminCall.usernameLengths.lowerBound)–\
+                \(AdminCall.usernameLengths.upperBound) characters\(length), letters, digits, '_', '.' or '-'. Nothing was sent.
+                """)
+        }
     }
 
     private static func offlineEnvironment(store: SQLiteStore) throws -> CoordinatorEnvironment {

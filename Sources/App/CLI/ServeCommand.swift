@@ -44,13 +44,16 @@ struct ServeCommand: ParsableCommand {
     var publicDirectory = "Public"
 
     @Option(name: .customLong("invite-code"),
-            help: "Code organisers need to register, 8–64 characters; replaces the kept one (default: GATHER_INVITE_CODE, else the kept code, made once).")
+            help: """
+                Code organisers need to register, 8–64 characters; replaces the kept one (default: \
+                --invite-code-file, else GATHER_INVITE_CODE, else the kept code, made once). Other users \
+                of this computer see it in `ps`; --invite-code-file and GATHER_INVITE_CODE keep it out.
+                """)
     var inviteCodeOption: String?
 
-    /// The option, else the environment (which `ps` does not show), else nil for a random one.
-    var inviteCode: String? {
-        inviteCodeOption ?? ProcessInfo.processInfo.environment["GATHER_INVITE_CODE"].flatMap { $0.isEmpty ? nil : $0 }
-    }
+    @Option(name: .customLong("invite-code-file"),
+            help: "A file holding the invite code (its text, line end ignored); unlike --invite-code, it stays out of `ps`.")
+    var inviteCodeFile: String?
 
     @Option(name: .customLong("max-connections"), help: "Most WebSocket connections at once.")
     var maximumConnections = 20_000
@@ -119,11 +122,16 @@ struct ServeCommand: ParsableCommand {
             let names = shortCertificatePath != nil || shortPrivateKeyPath != nil ? "--cert and --key" : "--tls-cert and --tls-key"
             throw ValidationError("\(names) go together: give both, or neither to use the local CA.")
         }
+        let inviteCode = try InviteCodeSource.resolve(option: inviteCodeOption, file: inviteCodeFile,
+                                                      environment: ProcessInfo.processInfo.environment)
         if let inviteCode {
             guard (8...64).contains(inviteCode.count),
                   inviteCode.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
             else {
-                throw ValidationError("The invite code (--invite-code or GATHER_INVITE_CODE) must be 8–64 letters, digits, '-' or '_'.")
+                throw ValidationError("""
+                    The invite code (--invite-code, --invite-code-file or GATHER_INVITE_CODE) must be 8–64 letters, \
+                    digits, '-' or '_'.
+                    """)
             }
         }
         try requireInRange(maximumConnections, 1...1_000_000, option: "--max-connections")

@@ -17,9 +17,14 @@ enum Server {
         InterruptForwarding.install { signals.deliver($0) }
         let logger = ServerLogging.makeLogger(level: settings.logLevel)
 
-        // Before the database is opened, and held until the process ends: one server per folder.
+        // A folder others can write is one where someone else's listener can stand in for the
+        // admin socket: refused before anything is made in it.
+        if let refusal = DataFolderOwner.refusal(serving: settings.dataDirectory) {
+            throw StartupFailure(description: refusal)
+        }
+        // Before the database is opened, and held until the process ends (never released: closing
+        // it would drop SQLite's own locks too): one server per folder.
         var folderLock = try takeDataFolder(settings.dataDirectory, mayBeMissing: true)
-        defer { folderLock?.release() }
         let store: SQLiteStore
         do {
             store = try SQLiteStore(directory: settings.dataDirectory)
@@ -27,6 +32,7 @@ enum Server {
             throw StartupFailure(description: "cannot open the data folder: \(error)")
         }
         if folderLock == nil { folderLock = try takeDataFolder(settings.dataDirectory, mayBeMissing: false) }
+        defer { withExtendedLifetime(folderLock) {} }
 
         for warning in store.warnings {
             FileHandle.standardError.write(Data("gather: warning: \(warning)\n".utf8))
