@@ -8,7 +8,7 @@ struct ClubCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "club",
         abstract: "The club's week on PostgreSQL: members answer from a personal link, guests, a waitlist, offers.",
-        subcommands: [ClubServeCommand.self]
+        subcommands: [ClubServeCommand.self, ClubOrganisersCommand.self]
     )
 }
 
