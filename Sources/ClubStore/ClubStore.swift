@@ -34,6 +34,7 @@ public final class ClubStore: @unchecked Sendable {
     /// One change: `body` runs in one READ COMMITTED transaction, the date's row locked by
     /// `lockDate`; a deadlock or serialisation failure runs it again (so `body` must do nothing
     /// outside the transaction), a name taken ignoring case is `Refusal(.conflict)`.
+    @discardableResult
     public func change<T>(_ body: (ClubTransaction) throws -> T) throws -> T {
         do {
             return try pool.transaction(isolation: .readCommitted) { session in
@@ -45,6 +46,7 @@ public final class ClubStore: @unchecked Sendable {
     }
 
     /// A read of several things that agree with each other (one REPEATABLE READ snapshot).
+    @discardableResult
     public func read<T>(_ body: (ClubTransaction) throws -> T) throws -> T {
         try pool.transaction(isolation: .repeatableRead) { session in try body(ClubTransaction(session: session)) }
     }
