@@ -6,8 +6,8 @@ PYTHON       ?= python3
 HOST         ?= 0.0.0.0
 PORT         ?= 8443
 SPECTATOR_PORT ?= 8080
-RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev libnats-dev
-TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver nats-server nginx
+RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev libnats-dev libpq-dev
+TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver nats-server nginx postgresql
 PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0 nats-py icalendar
 
 .PHONY: run test build release deps-run deps-test deps-python unit-tests unit-tests-niced e2e-parallel e2e-parallel-niced e2e-timing e2e-mostly-waits bench clean
