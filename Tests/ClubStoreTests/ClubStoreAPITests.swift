@@ -73,6 +73,13 @@ final class ClubStoreAPITests: ClubStoreTestCase {
         XCTAssertThrowsError(try store.change { try $0.updateMember(clash) }) {
             XCTAssertEqual($0 as? Refusal, Refusal(.conflict, ["field": "name"]))
         }
+        // Two instances racing past that check meet the unique index: the same refusal.
+        XCTAssertThrowsError(try store.change { transaction in
+            try transaction.session.execute("""
+                INSERT INTO club_members (id, name, active, link_seed, link_token_hash, created_at)
+                VALUES ('race', 'ana maría', true, 's', 'race-hash', 1)
+                """)
+        }) { XCTAssertEqual($0 as? Refusal, Refusal(.conflict, ["field": "name"])) }
         XCTAssertTrue(try store.change { try $0.deleteMember(id: bea.id) })
         XCTAssertFalse(try store.change { try $0.deleteMember(id: bea.id) })
 
