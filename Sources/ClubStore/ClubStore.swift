@@ -33,18 +33,26 @@ public final class ClubStore: @unchecked Sendable {
 
     /// One change: `body` runs in one READ COMMITTED transaction, the date's row locked by
     /// `lockDate`; a deadlock or serialisation failure runs it again (so `body` must do nothing
-    /// outside the transaction), a name taken ignoring case is `Refusal(.conflict)`.
+    /// outside the transaction). A member's name or an organiser's username taken ignoring case by a
+    /// racing instance is `Refusal(.conflict, ["field": "name" | "username"])`.
+    @discardableResult
     public func change<T>(_ body: (ClubTransaction) throws -> T) throws -> T {
         do {
             return try pool.transaction(isolation: .readCommitted) { session in
                 try body(ClubTransaction(session: session))
             }
         } catch let error as PostgresError where error.isUniqueViolation {
-            throw Refusal(.conflict, ["field": "name"])
+            // Two instances racing past the rule's check: the unique index settles it.
+            switch error.constraint {
+            case "club_members_name": throw Refusal(.conflict, ["field": "name"])
+            case "club_organisers_username": throw Refusal(.conflict, ["field": "username"])
+            default: throw error
+            }
         }
     }
 
     /// A read of several things that agree with each other (one REPEATABLE READ snapshot).
+    @discardableResult
     public func read<T>(_ body: (ClubTransaction) throws -> T) throws -> T {
         try pool.transaction(isolation: .repeatableRead) { session in try body(ClubTransaction(session: session)) }
     }

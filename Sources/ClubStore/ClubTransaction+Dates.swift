@@ -23,7 +23,8 @@ extension ClubTransaction {
             """, [from, to]).rows.map(ClubTransaction.date(from:))
     }
 
-    /// A fixture's dates not yet started at `now` (those a fixture change moves), in order.
+    /// A fixture's dates not yet started at `now` (those a fixture change moves), in order, each
+    /// row locked (FOR UPDATE) for the change.
     public func dates(fixtureId: String, startingAfter now: Millis) throws -> [ClubDate] {
         try session.query("""
             SELECT * FROM club_dates WHERE fixture_id = $1 AND starts_at > $2 ORDER BY starts_at, id FOR UPDATE

@@ -123,6 +123,12 @@ final class PostgresConnection {
             PQfinish(handle)
             throw PostgresError(kind: .connect, message: message)
         }
+        // libpq prints the server's notices (and its "terminating connection" on a restart) to
+        // stderr by default; they are chatter here: errors come back as results and are thrown.
+        guard PQsetNoticeProcessor(handle, { _, _ in }, nil) != nil else {
+            PQfinish(handle)
+            throw PostgresError(kind: .connect, message: "cannot set the notice processor")
+        }
         return handle
     }
 }

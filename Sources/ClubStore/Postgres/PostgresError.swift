@@ -22,11 +22,14 @@ public struct PostgresError: Error, Equatable, Sendable, CustomStringConvertible
     public let kind: Kind
     public let sqlState: String?
     public let message: String
+    /// The constraint that refused a row (e.g. `club_members_name`), when the server named one.
+    public let constraint: String?
 
-    public init(kind: Kind, sqlState: String? = nil, message: String) {
+    public init(kind: Kind, sqlState: String? = nil, message: String, constraint: String? = nil) {
         self.kind = kind
         self.sqlState = sqlState
         self.message = message
+        self.constraint = constraint
     }
 
     /// PostgreSQL's word for "run it again": a serialisation failure or a deadlock.
@@ -52,7 +55,8 @@ extension PostgresError {
         let message = primary.isEmpty ? connectionMessage(connection) : primary
         // 57P01..57P03: the server is shutting down or restarting; the session is gone too.
         let shutdown = state.map { $0.hasPrefix("57P") } ?? false
-        return PostgresError(kind: lost || shutdown ? .connectionLost : .statement, sqlState: state, message: message)
+        return PostgresError(kind: lost || shutdown ? .connectionLost : .statement, sqlState: state, message: message,
+                             constraint: field(result, "n"))
     }
 
     static func connectionMessage(_ connection: OpaquePointer?) -> String {
