@@ -31,8 +31,9 @@ import GatherDelivery
 /// busy laptop spares at nice 10 (the e2e suite's registration from such an address waited > 10 s).
 ///
 /// A lowered check holds its place for as long as the CPU it gets: on a busy laptop a crowd's
-/// first two checks, lowered, held both places for 4–7 s while a new phone's clean login waited
-/// behind them (the queue full of the crowd's doomed checks meanwhile). So a login or registration
+/// first two checks, lowered, held both places for over 12 s while a new phone's clean login
+/// waited behind them (the queue full of the crowd's doomed checks meanwhile; 4–7 s with only the
+/// server and the crowd on one core). So a login or registration
 /// whose address is *locked out* while its check runs is abandoned (`abandon`): it leaves its
 /// place at once, its connection is answered `rate_limited` (the lock-out holds for the right
 /// password too) and its result is ignored when it comes; its thread, lowered, runs on. At most
