@@ -214,6 +214,26 @@ extension AccountsCore {
         gate.tallied(into: &tally)
     }
 
+    /// The checks of addresses locked out meanwhile: each is answered as a locked-out attempt is,
+    /// an abandoned one's thread lowered, and the checks that take their places started.
+    func settleLockedOutChecks(into effects: inout [Effect]) {
+        let (abandoned, dropped, started) = gate.settleLockedOut(stillConnected: { clients[$0] != nil },
+                                                                 now: environment.now())
+        guard !(abandoned.isEmpty && dropped.isEmpty && started.isEmpty) else { return }
+        for work in dropped + abandoned {
+            guard let client = work.passwordClient, clients[client] != nil else { continue }
+            clients[client]?.awaitingPassword = false
+            clients[client]?.attemptKeys = []
+            sendError(.rateLimited, "Too many failed attempts; wait a minute and try again.", id: work.passwordRequestID,
+                      to: client, into: &effects)
+        }
+        for work in abandoned {
+            if let client = work.passwordClient { effects.append(.lowerPasswordCheck(client)) }
+        }
+        effects += started
+        gate.tallied(into: &tally)
+    }
+
     func internalError(_ error: Error, id: String?, client: ConnectionID, into effects: inout [Effect]) {
         clients[client]?.awaitingPassword = false
         logger.error("account request failed inside the server", metadata: ["client.id": "\(client)",

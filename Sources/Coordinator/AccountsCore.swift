@@ -87,12 +87,15 @@ final class AccountsCore: CoreScope {
         case .accountRequestReceived(let request, let id, let client):
             handleAccount(request, id: id, from: client, into: &effects)
         case .passwordHashed(let job, let encodedHash):
-            finishRegistration(job, encodedHash: encodedHash, into: &effects)
+            // An abandoned check was answered when it was abandoned; its result changes nothing.
+            if !gate.checks.isAbandoned(job.client) { finishRegistration(job, encodedHash: encodedHash, into: &effects) }
             startNextPasswordCheck(after: job.client, into: &effects)
         case .passwordChecked(let job, let matches):
-            finishLogin(job, matches: matches, into: &effects)
+            if !gate.checks.isAbandoned(job.client) { finishLogin(job, matches: matches, into: &effects) }
             startNextPasswordCheck(after: job.client, into: &effects)
         }
+        // A failure may have locked an address out: its checks give up their places now.
+        settleLockedOutChecks(into: &effects)
         // A failure (or a refusal for room, which counts as one) may have made the address of a
         // running check unclean: that check's KDF yields to clean addresses' from now on.
         for client in gate.checksToLower(now: environment.now()) { effects.append(.lowerPasswordCheck(client)) }

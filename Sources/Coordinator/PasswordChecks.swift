@@ -29,12 +29,23 @@ import GatherDelivery
 /// with an organiser's. Alone, a check that is not clean keeps the usual priority: a phone that
 /// mistyped once (or a test suite's many logins on one loopback address) is not left to the CPU a
 /// busy laptop spares at nice 10 (the e2e suite's registration from such an address waited > 10 s).
+///
+/// A lowered check holds its place for as long as the CPU it gets: on a busy laptop a crowd's
+/// first two checks, lowered, held both places for over 12 s while a new phone's clean login
+/// waited behind them (the queue full of the crowd's doomed checks meanwhile; 4–7 s with only the
+/// server and the crowd on one core). So a login or registration
+/// whose address is *locked out* while its check runs is abandoned (`abandon`): it leaves its
+/// place at once, its connection is answered `rate_limited` (the lock-out holds for the right
+/// password too) and its result is ignored when it comes; its thread, lowered, runs on. At most
+/// `abandonedLimit` such threads at once, so the KDF threads stay bounded
+/// (`running + spareForTrusted + abandonedLimit`).
 struct PasswordChecks {
     static let running = 2
     static let waiting = 16
     static let reservedForClean = 2
     static let reservedRunningForClean = 1
     static let spareForTrusted = 1
+    static let abandonedLimit = 2
 
     struct Waiting: Equatable {
         var work: Effect
@@ -57,9 +68,26 @@ struct PasswordChecks {
         case refused(Refusal)
     }
 
-    /// The checks running now: whose connection, from which address.
-    private(set) var runningChecks: [(client: ConnectionID?, address: String, lowered: Bool)] = []
+    /// A check running now, in a place: whose connection, from which address, the work itself.
+    struct Running {
+        var client: ConnectionID?
+        var address: String
+        var lowered: Bool
+        var work: Effect
+        /// A login or registration; never a password change's runs.
+        var abandonable: Bool {
+            switch work {
+            case .hashPassword(let job), .verifyPassword(let job, _): job.purpose != .changePassword
+            default: false
+            }
+        }
+    }
+
+    /// The checks running now, each in a place.
+    private(set) var runningChecks: [Running] = []
     var running: Int { runningChecks.count }
+    /// Runs abandoned (`abandon`) whose threads have not reported yet: they hold no place.
+    private(set) var abandoned: [ConnectionID?] = []
     /// In arrival order; `next` picks clean addresses first.
     private(set) var queue: [Waiting] = []
     /// The most that ever ran at once, for `/metrics`.
@@ -124,9 +152,45 @@ struct PasswordChecks {
     /// while it leaves the reserved places free and no clean one waits.
     mutating func finished(_ client: ConnectionID?, stillConnected: (ConnectionID) -> Bool,
                            isClean: (String) -> Bool, isTrusted: (String) -> Bool = { _ in false }) -> Effect? {
-        if let index = runningChecks.firstIndex(where: { $0.client == client }) ?? runningChecks.indices.first {
+        if let index = abandoned.firstIndex(where: { $0 == client }) {
+            // Its place was given up when it was abandoned; only its thread ends now.
+            abandoned.remove(at: index)
+        } else if let index = runningChecks.firstIndex(where: { $0.client == client }) ?? runningChecks.indices.first {
             runningChecks.remove(at: index)
         }
+        return startNext(stillConnected: stillConnected, isClean: isClean, isTrusted: isTrusted)
+    }
+
+    /// Whether `client`'s check was abandoned and has not reported yet: its result is ignored.
+    func isAbandoned(_ client: ConnectionID) -> Bool {
+        abandoned.contains(client)
+    }
+
+    /// Running logins and registrations of addresses `lockedOut` names give up their places, while
+    /// fewer than `abandonedLimit` abandoned threads run on; then the waiting checks start in the
+    /// places freed. Returns the abandoned works (for the caller to answer and lower) and the
+    /// started ones.
+    mutating func abandon(lockedOut: (String) -> Bool, stillConnected: (ConnectionID) -> Bool,
+                          isClean: (String) -> Bool,
+                          isTrusted: (String) -> Bool = { _ in false }) -> (abandoned: [Effect], started: [Effect]) {
+        var given: [Effect] = []
+        while abandoned.count < Self.abandonedLimit,
+              let index = runningChecks.firstIndex(where: { $0.abandonable && lockedOut($0.address) }) {
+            let run = runningChecks.remove(at: index)
+            abandoned.append(run.client)
+            given.append(run.work)
+        }
+        guard !given.isEmpty else { return ([], []) }
+        var started: [Effect] = []
+        while let next = startNext(stillConnected: stillConnected, isClean: isClean, isTrusted: isTrusted) {
+            started.append(next)
+        }
+        return (given, started)
+    }
+
+    /// The next waiting check whose client is still there, if a place allows it.
+    private mutating func startNext(stillConnected: (ConnectionID) -> Bool, isClean: (String) -> Bool,
+                                    isTrusted: (String) -> Bool) -> Effect? {
         queue.removeAll { waiting in waiting.work.passwordClient.map { !stillConnected($0) } ?? true }
         let cleanOnes = queue.indices.filter { queue[$0].continuation || isClean(queue[$0].address) }
         if !cleanOnes.isEmpty {
@@ -169,7 +233,7 @@ struct PasswordChecks {
 
     private mutating func start(_ work: Effect, address: String, clean: Bool, isClean: (String) -> Bool) -> Effect {
         let makesWay = !clean && aCleanCheckWantsTheCPU(isClean: isClean)
-        runningChecks.append((work.passwordClient, address, makesWay))
+        runningChecks.append(Running(client: work.passwordClient, address: address, lowered: makesWay, work: work))
         peak = max(peak, running)
         return makesWay ? work.fromSuspect : work
     }

@@ -81,6 +81,20 @@ struct SignInGate {
         return (checks.finished(client, stillConnected: stillConnected, isClean: clean, isTrusted: trust(now: now)), dropped)
     }
 
+    /// Checks of addresses locked out since they were admitted, as soon as the lock falls: the
+    /// waiting ones dropped unchecked, the running logins and registrations abandoned (their
+    /// places freed, `PasswordChecks.abandon`), and the checks that start in those places. Without
+    /// it a crowd's first checks, lowered, held both places for seconds while a new phone's
+    /// clean login waited behind them.
+    mutating func settleLockedOut(stillConnected: (ConnectionID) -> Bool,
+                                  now: Int64) -> (abandoned: [Effect], dropped: [Effect], started: [Effect]) {
+        let lockedOut: (String) -> Bool = { [attempts] in attempts.isLocked(Self.keys(address: $0, username: nil)[0], now: now) }
+        let dropped = checks.removeWaiting(of: lockedOut)
+        let (abandoned, started) = checks.abandon(lockedOut: lockedOut, stillConnected: stillConnected,
+                                                  isClean: cleanliness(now: now), isTrusted: trust(now: now))
+        return (abandoned, dropped, started)
+    }
+
     /// Running checks of addresses that failed since they started: the shell lowers their KDF.
     mutating func checksToLower(now: Int64) -> [ConnectionID] {
         checks.lowering(isClean: cleanliness(now: now))

@@ -101,7 +101,8 @@ enum HTTPHeaders {
     }
 
     /// Each fragment of a header (for the query: each parameter, URL-decoded), or nil when there
-    /// are more than `maximumCount` or they hold more than `maximumBytes` in all (not copied then).
+    /// are more than `maximumCount` or they hold more than `maximumBytes` in all (not copied then),
+    /// or one cannot be copied whole.
     static func fragments(_ wsi: OpaquePointer, _ token: lws_token_indexes, maximumCount: Int,
                           maximumBytes: Int) -> [String]? {
         var fragments: [String] = []
@@ -111,9 +112,16 @@ enum HTTPHeaders {
             guard length > 0 else { break }
             total += length
             guard index < maximumCount, total <= maximumBytes else { return nil }
-            var buffer = [CChar](repeating: 0, count: length + 1)
-            guard lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), token, Int32(index)) >= 0 else { return nil }
-            fragments.append(buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+            var buffer = [UInt8](repeating: 0, count: length + 1)
+            let copied = buffer.withUnsafeMutableBufferPointer { bytes in
+                bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    lws_hdr_copy_fragment(wsi, $0, Int32(bytes.count), token, Int32(index))
+                }
+            }
+            // Every byte lws decoded is kept: read as a C string, a `%00` would end the value
+            // early and `version=5%00junk` would pass for `version=5`.
+            guard copied == Int32(length) else { return nil }
+            fragments.append(String(decoding: buffer.prefix(length), as: UTF8.self))
         }
         return fragments
     }

@@ -28,8 +28,6 @@ final class LiveConnections {
     private(set) var partialMessageBytes = 0
     /// Each address's message budget, shared by its connections.
     private var addressBudgets: [String: TokenBucket] = [:]
-    /// The query of each handshake let in, read while its headers are at hand, until it opens.
-    private var resumePoints: [OpaquePointer: ResumePoint] = [:]
     /// The ping's payload is not empty on purpose: lws 4.1 does not report an empty pong
     /// (`LWS_CALLBACK_RECEIVE_PONG`), and the echo is how `KeepAlive` hears the peer.
     let pingFrame = SharedFrame(Array("alive?".utf8))
@@ -81,13 +79,20 @@ final class LiveConnections {
             return LWSAnswers.refuseUpgrade(wsi, door: door, status: 429, reason: "Too Many Requests",
                                             detail: "too many connections from your address")
         }
-        // A query longer than any valid one is not even copied; only gather.v2 catches up.
-        if Self.wire(of: wsi) == .v2, let parameters = HTTPHeaders.fragments(wsi, WSI_TOKEN_HTTP_URI_ARGS, maximumCount: ResumeQuery.maximumParameters,
-                                                  maximumBytes: ResumeQuery.maximumBytes),
-           let point = ResumeQuery.parse(parameters: parameters) {
-            resumePoints[wsi] = point
-        }
         return 0
+    }
+
+    /// Where the connection opening on `wsi` says it is, read from its own request as it opens
+    /// (lws keeps the headers until `ESTABLISHED` returns). Nothing is kept between the upgrade's
+    /// filter and the open: a handshake that never opens (reset, refused by lws after our filter)
+    /// leaves nothing behind for the next connection lws puts at the same address. A query longer
+    /// than any valid one is not even copied.
+    private func resumePoint(of wsi: OpaquePointer) -> ResumePoint? {
+        guard lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) > 0,
+              let parameters = HTTPHeaders.fragments(wsi, WSI_TOKEN_HTTP_URI_ARGS, maximumCount: ResumeQuery.maximumParameters,
+                                                     maximumBytes: ResumeQuery.maximumBytes)
+        else { return nil }
+        return ResumeQuery.parse(parameters: parameters)
     }
 
     /// The handshake is done: the connection is numbered and its source told.
@@ -95,7 +100,7 @@ final class LiveConnections {
         nextConnectionNumber += 1
         let wire = Self.wire(of: wsi)
         let machine = ConnectionMachine(wire: wire, door: door, remoteAddress: address,
-                                        resume: resumePoints.removeValue(forKey: wsi),
+                                        resume: wire == .v2 ? resumePoint(of: wsi) : nil,
                                         replyLimit: configuration.replyQueueLimit,
                                         pingIntervalSeconds: configuration.pingIntervalSeconds,
                                         limits: configuration.messageLimits, now: DispatchTime.now().uptimeNanoseconds)
@@ -111,9 +116,6 @@ final class LiveConnections {
     static func wire(of wsi: OpaquePointer) -> WireProtocol {
         lws_get_protocol(wsi).flatMap { WireProtocol(rawValue: String(cString: $0.pointee.name)) } ?? .v1
     }
-
-    /// lws is done with a `wsi` (a handshake that never opened leaves its query here).
-    func destroyed(_ wsi: OpaquePointer) { resumePoints[wsi] = nil }
 
     /// The connection of `session` has closed; returns it, once, for the caller's accounting.
     func closed(session: UnsafeMutableRawPointer?) -> LiveConnection? {

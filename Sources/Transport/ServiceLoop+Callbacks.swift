@@ -86,7 +86,6 @@ extension ServiceLoop {
             if live.draining { finishIfDrained() }
         case LWS_CALLBACK_WSI_DESTROY:
             admission.destroyed(wsi)
-            live.destroyed(wsi)
         default:
             break
         }

@@ -140,4 +140,42 @@ final class PasswordChecksUnderACrowdTests: XCTestCase {
         XCTAssertEqual(checks.admit(work(5), address: "c", isClean: isClean), .started(work(5)))
         XCTAssertEqual(checks.lowering(isClean: isClean), [ConnectionID(4)])
     }
+
+    /// Checks of locked-out addresses give up their places, at most `abandonedLimit` at a time;
+    /// the waiting ones start in the places freed, and an abandoned run's end frees no place.
+    func testRunsOfLockedOutAddressesGiveUpTheirPlacesWithinTheLimit() {
+        var checks = PasswordChecks()
+        let isClean: (String) -> Bool = { $0 == "organiser" }
+        XCTAssertEqual(checks.admit(work(1), address: "organiser", isClean: { _ in true }), .started(work(1)))
+        XCTAssertEqual(checks.admit(work(2), address: "s2", isClean: { _ in true }), .started(work(2)))
+        XCTAssertEqual(checks.admit(work(3), address: "s3", isClean: isClean), .queued(pushedOut: nil))
+        let change: Effect = .hashPassword(PasswordJob(client: ConnectionID(4), purpose: .changePassword, username: "ann",
+                                                       password: "new one", requestID: nil))
+        let locked: Set<String> = ["s2", "s5", "s6", "s7"]
+        // Nothing is locked: nothing moves.
+        XCTAssertTrue(checks.abandon(lockedOut: { _ in false }, stillConnected: { _ in true }, isClean: isClean).abandoned.isEmpty)
+        let first = checks.abandon(lockedOut: locked.contains, stillConnected: { _ in true }, isClean: isClean)
+        XCTAssertEqual(first.abandoned, [work(2)])
+        XCTAssertEqual(first.started, [work(3).fromSuspect], "s3 waited; it starts in s2's place, making way")
+        XCTAssertTrue(checks.isAbandoned(ConnectionID(2)))
+        XCTAssertEqual(checks.running, 2)
+        // A password change is never abandoned.
+        XCTAssertNil(checks.finished(ConnectionID(3), stillConnected: { _ in true }, isClean: isClean))
+        XCTAssertEqual(checks.admit(change, address: "s6", continuation: true, isClean: isClean), .started(change))
+        XCTAssertTrue(checks.abandon(lockedOut: locked.contains, stillConnected: { _ in true }, isClean: isClean).abandoned.isEmpty)
+        // Two abandoned at most: the third locked-out run keeps its place.
+        XCTAssertNil(checks.finished(ConnectionID(4), stillConnected: { _ in true }, isClean: isClean))
+        XCTAssertEqual(checks.admit(work(5), address: "s5", isClean: { _ in true }), .started(work(5)))
+        XCTAssertEqual(checks.abandon(lockedOut: locked.contains, stillConnected: { _ in true }, isClean: isClean).abandoned,
+                       [work(5)])
+        XCTAssertEqual(checks.admit(work(7), address: "s7", isClean: { _ in true }), .started(work(7)))
+        XCTAssertTrue(checks.abandon(lockedOut: locked.contains, stillConnected: { _ in true }, isClean: isClean).abandoned.isEmpty)
+        XCTAssertEqual(checks.running, 2)
+        // An abandoned run ending frees its thread, not a place: the organiser's run keeps its own.
+        XCTAssertNil(checks.finished(ConnectionID(2), stillConnected: { _ in true }, isClean: isClean))
+        XCTAssertEqual(checks.running, 2)
+        XCTAssertFalse(checks.isAbandoned(ConnectionID(2)))
+        XCTAssertEqual(checks.abandon(lockedOut: locked.contains, stillConnected: { _ in true }, isClean: isClean).abandoned,
+                       [work(7)], "below the limit again")
+    }
 }

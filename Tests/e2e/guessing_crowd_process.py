@@ -42,3 +42,17 @@ class GuessingCrowd:
         if self.process and self.process.poll() is None:
             self.process.kill()
             self.process.wait(10)
+
+
+FLOOD_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "login_flood.py")
+
+
+class LoginFlood(GuessingCrowd):
+    """`login_flood.py` as a process of its own: every connection sends a wrong-password login (a
+    new password each time) every `interval` seconds, answered or not."""
+
+    def __init__(self, server: GatherServer, username: str, seconds: float, addresses: int = 50,
+                 per_address: int = 2, interval: float = 0.05):
+        super().__init__(server, username, seconds, addresses, per_address)
+        self.arguments = [sys.executable, FLOOD_SCRIPT, str(server.port), server.ca_path, username, str(seconds),
+                          str(addresses), str(per_address), str(interval)]
