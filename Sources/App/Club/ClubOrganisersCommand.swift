@@ -25,6 +25,20 @@ struct ClubOrganisersCommand: ParsableCommand {
             }
         }
 
+        /// Runs `body` on the organiser called `username` in one transaction; an invalid or unknown
+        /// name changes nothing and says so.
+        func change(_ username: String, _ body: (ClubTransaction, ClubOrganiser) throws -> Void) throws {
+            try ClubOrganisersCommand.checkUsername(username)
+            let store = try open()
+            defer { store.close() }
+            let found: Bool = try store.change { transaction in
+                guard let organiser = try transaction.organiser(username: username) else { return false }
+                try body(transaction, organiser)
+                return true
+            }
+            guard found else { throw ValidationError("No organiser is called \(username); nothing was changed.") }
+        }
+
         /// The store, or a clear failure (its migrations run under their lock, as at a server's start).
         func open() throws -> ClubStore {
             do {
@@ -56,17 +70,12 @@ struct ClubOrganisersCommand: ParsableCommand {
         @Argument(help: "The organiser's username.") var username: String
 
         func run() throws {
-            try ClubOrganisersCommand.checkUsername(username)
-            let store = try database.open()
-            defer { store.close() }
-            let removed: Bool = try store.change { transaction in
-                guard let organiser = try transaction.organiser(username: username) else { return false }
+            try database.change(username) { transaction, organiser in
                 guard !organiser.owner else {
                     throw ValidationError("\(username) owns the club: make another organiser the owner first (make-owner).")
                 }
-                return try transaction.deleteOrganiser(id: organiser.id)
+                try transaction.deleteOrganiser(id: organiser.id)
             }
-            guard removed else { throw ValidationError("No organiser is called \(username); nothing was changed.") }
             print("\(username) is no longer an organiser; their sessions have ended.")
         }
     }
@@ -77,15 +86,7 @@ struct ClubOrganisersCommand: ParsableCommand {
         @Argument(help: "The organiser's username.") var username: String
 
         func run() throws {
-            try ClubOrganisersCommand.checkUsername(username)
-            let store = try database.open()
-            defer { store.close() }
-            let found: Bool = try store.change { transaction in
-                guard let organiser = try transaction.organiser(username: username) else { return false }
-                try transaction.makeOwner(id: organiser.id)
-                return true
-            }
-            guard found else { throw ValidationError("No organiser is called \(username); nothing was changed.") }
+            try database.change(username) { transaction, organiser in try transaction.makeOwner(id: organiser.id) }
             print("\(username) now owns the club.")
         }
     }
@@ -99,16 +100,9 @@ struct ClubOrganisersCommand: ParsableCommand {
 
         func run() throws {
             try ClubOrganisersCommand.checkUsername(username)
-            let store = try database.open()
-            defer { store.close() }
             let password = SecureRandom.token().prefix(16)
             let hash = PasswordHasher().hash(String(password))
-            let found: Bool = try store.change { transaction in
-                guard let organiser = try transaction.organiser(username: username) else { return false }
-                try transaction.setPassword(id: organiser.id, hash: hash)
-                return true
-            }
-            guard found else { throw ValidationError("No organiser is called \(username); nothing was changed.") }
+            try database.change(username) { transaction, organiser in try transaction.setPassword(id: organiser.id, hash: hash) }
             print("New password for \(username): \(password)\nTheir sessions have ended; give it to them in person.")
         }
     }
