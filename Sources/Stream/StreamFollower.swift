@@ -61,8 +61,9 @@ public struct StreamFollower: Sendable {
     }
 
     /// Held longer than this without the venue confirming its run (it may be gone), the state is
-    /// served anyway, with `link` false. The venue says something on its ticks subject every 5 s.
-    public static let confirmationGraceMs: Int64 = 6_000
+    /// served anyway, with `link` false. The venue says something on its ticks subject at least
+    /// every 5 s; the grace is the silence that makes a link lost.
+    public static let confirmationGraceMs: Int64 = silenceLimitMs
     /// A state more versions than this behind the venue's heartbeat is not served.
     public static let maximumVersionsBehind = 100
 
