@@ -41,7 +41,10 @@ extension StreamFollower {
             return
         }
         if run.epoch != held.epoch, run.epoch.admits(held.epoch) {
-            venueRun = VenueRun(epoch: held.epoch, unconfirmedSinceMs: now)
+            // A run later than one the venue confirmed live began after it: no replay of an older
+            // run can be that (the venue's current run is at least as late). Later than a run only
+            // read from the stream, it waits for the venue's word like that one did.
+            venueRun = VenueRun(epoch: held.epoch, confirmed: run.confirmed, unconfirmedSinceMs: run.confirmed ? nil : now)
         } else if run.epoch == held.epoch, !run.confirmed, run.unconfirmedSinceMs == nil {
             venueRun?.unconfirmedSinceMs = now
         }
