@@ -25,9 +25,9 @@ public final class VenuePublisher: Sendable {
     private let queue = DispatchQueue(label: "gather.stream.publish", qos: .utility)
     let logger: Logger
     let link: NATSLink
-    private let watcherSubscriber: NATSSubscriber
+    let watcherSubscriber: NATSSubscriber
     private let owner = WeakTarget<VenuePublisher>()
-    private let onRemoteWatchers: @Sendable (Int) -> Void
+    let onRemoteWatchers: @Sendable (Int) -> Void
 
     // MARK: Shared (behind a Mutex: the Coordinator's queue, /healthz and the publisher's queue)
 
@@ -62,7 +62,6 @@ public final class VenuePublisher: Sendable {
         var lastTicksAt = DispatchTime.now()
         /// When the stream was last looked for while it was thought present (`clockTicked`).
         var lastStreamCheck = DispatchTime.now()
-        var lastPublishedAt = DispatchTime.now()
         var heartbeat: DispatchSourceTimer?
         var tally = WatcherTally()
         var saidDown = false
@@ -186,7 +185,6 @@ public final class VenuePublisher: Sendable {
         }
         switch link.publish(envelope) {
         case .published(let sequence, let duplicate):
-            local.value.lastPublishedAt = .now()
             guard envelope.stored else {
                 local.value.lastTicksAt = .now()
                 return true
@@ -299,32 +297,6 @@ public final class VenuePublisher: Sendable {
     }
 
     static let streamCheckSeconds: UInt64 = 2
-
-    // MARK: - Watchers (relays' reports)
-
-    private func subscribeToWatchers() {
-        guard local.value.watcherSubscription == nil, let handles = link.handles else { return }
-        var subscription: OpaquePointer?
-        let status = natsConnection_Subscribe(&subscription, handles.connection, venue.watchersSubject,
-                                              natsMessageThunk, watcherSubscriber.context)
-        guard status == NATS_OK else {
-            logger.warning("cannot hear the relays' watcher counts", metadata: ["nats.status": "\(String(cString: natsStatus_GetText(status)))"])
-            return
-        }
-        // Bounded: relays report every 5 s; a flood beyond this is dropped by libnats, not queued.
-        _ = natsSubscription_SetPendingLimits(subscription, 1_000, 1 << 20)
-        local.value.watcherSubscription = subscription
-    }
-
-    private func heardWatchers(_ message: NATSMessage) {
-        if local.value.tally.record(message.data, now: Self.nowMs()) { reportRemoteWatchers() }
-    }
-
-    private func reportRemoteWatchers() {
-        let total = local.value.tally.total
-        shared.withLock { $0.remoteWatchers = total }
-        onRemoteWatchers(total)
-    }
 
     /// What `/metrics` shows of the stream: publications of state and the CPU they cost.
     public func cost() -> (statePublications: Int, cpuSeconds: Double) {
