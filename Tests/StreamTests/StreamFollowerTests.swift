@@ -220,7 +220,7 @@ final class StreamFollowerTests: XCTestCase {
         XCTAssertEqual(follower.receivedTick(StreamEnvelope.numbered(tickBytes, seq: 99), signature: nil, now: 0),
                        [.dropped(reason: "a tick the venue did not sign")])
         // The venue's own tick, replayed: its seq is not above the last acted on.
-        XCTAssertEqual(tick(&follower, running), [.dropped(reason: "a tick replayed (seq 3, the last acted on 4)")])
+        XCTAssertEqual(tick(&follower, running), [.dropped(reason: "a tick replayed (seq 4, the last acted on 5)")])
         // Without a seq it is not a ticks message of this release.
         XCTAssertEqual(tick(&follower, venue.signed(tickBytes)), [.dropped(reason: "ticks subject: a tick without its seq")])
         XCTAssertEqual(follower.dropped, 4)
