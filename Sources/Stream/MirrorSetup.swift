@@ -6,6 +6,9 @@ import Foundation
 /// venue's snapshots ("rollup not permitted"); with them it holds, like the venue, one snapshot
 /// and the patches after it, and catches up by itself when the uplink returns.
 public enum MirrorSetup {
+    /// The consumers a new mirror (or the venue's stream) allows: a relay holds one at a time.
+    public static let maximumConsumers = 64
+
     public enum Outcome: Equatable, Sendable {
         case created
         case alreadyThere
@@ -14,9 +17,13 @@ public enum MirrorSetup {
     /// Connects once (no retries: an operator runs this and reads the answer), creates the mirror
     /// when missing, and checks an existing one allows rollups and keeps `replicas` copies (and
     /// fixes it when it does not). `replicas`: 1 on a single hub, 3 on a hub of three (the
-    /// mirror then survives any one node).
+    /// mirror then survives any one node). `deliverPrefix`: where the source delivers the mirror's
+    /// messages, for a mirror in the relays' own account reading the venue's account through its
+    /// exports (`deliver.VENUE`, deploy/nats); nil for a mirror of a leaf's domain. A new mirror
+    /// allows at most `maxConsumers` consumers (each relay holds one).
     public static func ensure(endpoint: NATSEndpoint, venue: VenueName, mirrorName: String, domain: String,
-                              replicas: Int = 1) throws -> Outcome {
+                              replicas: Int = 1, deliverPrefix: String? = nil, maxConsumers: Int = maximumConsumers) throws
+        -> Outcome {
         var options: OpaquePointer?
         try check(natsOptions_Create(&options), "cannot make the NATS options")
         defer { natsOptions_Destroy(options) }
@@ -58,8 +65,8 @@ public enum MirrorSetup {
             venue.streamName.withCString { source in
                 apiPrefix.withCString { prefix in
                     // libnats 3.4.1 writes DeliverPrefix without a null check: "" is "not set".
-                    "".withCString { noDeliverPrefix in
-                    var external = jsExternalStream(APIPrefix: prefix, DeliverPrefix: noDeliverPrefix)
+                    (deliverPrefix ?? "").withCString { deliver in
+                    var external = jsExternalStream(APIPrefix: prefix, DeliverPrefix: deliver)
                     return withUnsafeMutablePointer(to: &external) { externalPointer in
                         var mirror = jsStreamSource()
                         mirror.Name = source
@@ -73,6 +80,7 @@ public enum MirrorSetup {
                             config.AllowRollup = true
                             config.AllowDirect = true
                             config.Replicas = Int64(replicas)
+                            config.MaxConsumers = Int64(maxConsumers)
                             var created: UnsafeMutablePointer<jsStreamInfo>?
                             let status = js_AddStream(&created, js, &config, nil, &errorCode)
                             jsStreamInfo_Destroy(created)

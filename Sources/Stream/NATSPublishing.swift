@@ -4,7 +4,9 @@ import CNats
 /// core NATS or into JetStream (waiting at most 2 s for the stream's acknowledgement).
 extension NATSLink {
     enum PublishOutcome: Equatable {
-        case published
+        /// Core NATS took it (`sequence` 0), or JetStream stored it at `sequence`; `duplicate`:
+        /// JetStream said it already held a message with this `Nats-Msg-Id` and stored nothing.
+        case published(sequence: UInt64 = 0, duplicate: Bool = false)
         /// libnats or the server refused it; `jetStreamError` is JetStream's code when it gave one.
         /// `noResponders`: nothing took a stored message (a deleted stream answers so).
         case failed(status: String, jetStreamError: Int, noResponders: Bool = false)
@@ -26,7 +28,7 @@ extension NATSLink {
         }
         guard envelope.stored else {
             let status = natsConnection_PublishMsg(handles.connection, message)
-            return status == NATS_OK ? .published : .failed(status: Self.text(status), jetStreamError: 0)
+            return status == NATS_OK ? .published() : .failed(status: Self.text(status), jetStreamError: 0)
         }
         var options = jsPubOptions()
         jsPubOptions_Init(&options)
@@ -34,9 +36,32 @@ extension NATSLink {
         var errorCode = jsErrCode(0)
         var ack: UnsafeMutablePointer<jsPubAck>?
         let status = js_PublishMsg(&ack, handles.jetStream, message, &options, &errorCode)
-        jsPubAck_Destroy(ack)
-        return status == NATS_OK ? .published : .failed(status: Self.text(status), jetStreamError: Int(errorCode.rawValue),
-                                                        noResponders: status == NATS_NO_RESPONDERS)
+        defer { jsPubAck_Destroy(ack) }
+        guard status == NATS_OK else {
+            return .failed(status: Self.text(status), jetStreamError: Int(errorCode.rawValue),
+                           noResponders: status == NATS_NO_RESPONDERS)
+        }
+        return .published(sequence: ack?.pointee.Sequence ?? 0, duplicate: ack?.pointee.Duplicate ?? false)
+    }
+
+    /// The last message `stream` holds on `subject`: its stream sequence and body; nil when NATS
+    /// did not answer or holds none (a check that cannot read finds nothing wrong).
+    func lastMessage(stream: String, subject: String) -> (sequence: UInt64, body: [UInt8])? {
+        guard let handles else { return nil }
+        var options = jsOptions()
+        jsOptions_Init(&options)
+        options.Wait = 2_000
+        var message: OpaquePointer?
+        var errorCode = jsErrCode(0)
+        let status = js_GetLastMsg(&message, handles.jetStream, stream, subject, &options, &errorCode)
+        guard status == NATS_OK, let message else { return nil }
+        defer { natsMsg_Destroy(message) }
+        let length = Int(natsMsg_GetDataLength(message))
+        var body: [UInt8] = []
+        if length > 0, let bytes = natsMsg_GetData(message) {
+            body = bytes.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        }
+        return (natsMsg_GetSequence(message), body)
     }
 
     private static func text(_ status: natsStatus) -> String { String(cString: natsStatus_GetText(status)) }

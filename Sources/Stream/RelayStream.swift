@@ -72,6 +72,11 @@ public final class RelayStream: TransportSource, Sendable {
         /// Messages dropped: not signed by the venue, not understood, too big.
         public var dropped = 0
         public var epoch: String?
+        /// The state held is of an older run than the venue's newest heard, or over 100 versions
+        /// behind it: the relay replays and serves nothing new until it holds the current run.
+        public var behind = false
+        /// The newest version heard of the venue's current run.
+        public var venueVersion: Int?
     }
 
     /// Replays at most this often, whatever the stream holds; while the stream is not there yet
@@ -247,7 +252,10 @@ public final class RelayStream: TransportSource, Sendable {
             }
         }
         let (announced, lastHeardMs, dropped) = local.withValue { ($0.follower.announced, $0.follower.lastHeardMs, $0.follower.dropped) }
+        let (behind, venueVersion) = local.withValue { ($0.follower.behind, $0.follower.venueVersion) }
         health.withLock { health in
+            health.behind = behind
+            health.venueVersion = venueVersion
             health.version = announced?.version
             health.epoch = announced?.epoch.id
             health.lastHeardMs = lastHeardMs

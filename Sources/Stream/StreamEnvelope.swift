@@ -24,11 +24,15 @@ public struct StreamEnvelope: Equatable, Sendable {
 
     /// The signed envelope of one publication; throws only when OpenSSL cannot sign (then nothing
     /// is published: a relay would drop an unsigned message anyway).
+    /// `seq` numbers a message of the ticks subject (1 per epoch, +1 per message, inside the
+    /// signed body): a relay acts only on a higher one, so a replayed tick or heartbeat changes
+    /// nothing. State publications ignore it.
     public static func make(_ publication: PublishQueue.Publication, venue: VenueName, epoch: StreamEpoch,
-                            key: Ed25519PrivateKey) throws -> StreamEnvelope {
+                            key: Ed25519PrivateKey, seq: Int = 0) throws -> StreamEnvelope {
         switch publication {
         case .tick(let bytes):
-            return try signed(bytes, subject: venue.ticksSubject, epoch: epoch, key: key, stored: false, version: nil)
+            return try signed(numbered(bytes, seq: seq), subject: venue.ticksSubject, epoch: epoch, key: key, stored: false,
+                              version: nil)
         case .snapshot(let version, let bytes):
             var envelope = try signed(bytes, subject: venue.stateSubject, epoch: epoch, key: key, stored: true, version: version)
             envelope.headers.append(("Nats-Rollup", "sub"))
@@ -40,11 +44,24 @@ public struct StreamEnvelope: Equatable, Sendable {
         }
     }
 
-    /// The heartbeat, signed, for the ticks subject.
-    public static func heartbeat(version: Int?, venue: VenueName, epoch: StreamEpoch, key: Ed25519PrivateKey) throws
-        -> StreamEnvelope
-    {
-        try make(.tick(bytes: VenuePublisher.heartbeat(version: version, epoch: epoch)), venue: venue, epoch: epoch, key: key)
+    /// The heartbeat, signed, for the ticks subject: `at` is the venue's clock (ms), `seq` its
+    /// number among this epoch's ticks-subject messages.
+    public static func heartbeat(version: Int?, venue: VenueName, epoch: StreamEpoch, key: Ed25519PrivateKey, at: Int64,
+                                 seq: Int) throws -> StreamEnvelope {
+        try signed(VenuePublisher.heartbeat(version: version, epoch: epoch, at: at, seq: seq), subject: venue.ticksSubject,
+                   epoch: epoch, key: key, stored: false, version: nil)
+    }
+
+    /// A gather.v2 message (a JSON object, as the Coordinator rendered it) with `"seq":N` added as
+    /// its first member; the bytes after the `{` are kept as they are. Anything that is not a
+    /// non-empty object is returned unchanged (a relay then drops it: no `seq`).
+    public static func numbered(_ bytes: [UInt8], seq: Int) -> [UInt8] {
+        guard bytes.count > 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 24)
+        out.append(contentsOf: Array("{\"seq\":\(seq),".utf8))
+        out.append(contentsOf: bytes.dropFirst())
+        return out
     }
 
     private static func signed(_ bytes: [UInt8], subject: String, epoch: StreamEpoch, key: Ed25519PrivateKey, stored: Bool,

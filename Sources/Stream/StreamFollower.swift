@@ -15,6 +15,10 @@ import GatherSecurity
 /// - A patch applies only to the version held; a gap (or a patch that does not apply) means
 ///   "replay the subject from its snapshot". While a replay catches up to the version already
 ///   announced, nothing is announced.
+/// - The venue's current run (`VenueRun`) is learnt from what only the venue says live: numbered
+///   ticks-subject messages. One with a `seq` not above the last acted on is a replay and counts
+///   for nothing, not even as hearing the venue. A state of an older run than the newest heard,
+///   or over 100 versions behind it, is not served: the follower is `behind` and replays.
 public struct StreamFollower: Sendable {
     /// What happened, for the relay's driver to carry out.
     public enum Action: Equatable, Sendable {
@@ -43,22 +47,43 @@ public struct StreamFollower: Sendable {
     /// Silence from the venue (no verified state, tick or heartbeat) longer than this is a lost link.
     public static let silenceLimitMs: Int64 = 10_000
 
+    /// The newest run of the venue this follower heard of, and how far it has been heard.
+    public struct VenueRun: Equatable, Sendable {
+        public var epoch: StreamEpoch
+        /// The last ticks-subject `seq` acted on in this epoch (0: none yet).
+        public var lastSeq = 0
+        /// The version the venue's newest heartbeat named.
+        public var version: Int?
+        /// Heard live (a numbered ticks message of this epoch), not only read from the stream.
+        public var confirmed = false
+        /// When a state of this run was first held without being confirmed (the grace's start).
+        public var unconfirmedSinceMs: Int64?
+    }
+
+    /// Held longer than this without the venue confirming its run (it may be gone), the state is
+    /// served anyway, with `link` false. The venue says something on its ticks subject at least
+    /// every 5 s; the grace is the silence that makes a link lost.
+    public static let confirmationGraceMs: Int64 = silenceLimitMs
+    /// A state more versions than this behind the venue's heartbeat is not served.
+    public static let maximumVersionsBehind = 100
+
     public let venueKey: Ed25519PublicKey
-    public private(set) var held: Held?
+    public internal(set) var held: Held?
     /// The last version handed to the Transport, and its epoch.
-    public private(set) var announced: (epoch: StreamEpoch, version: Int)?
-    public private(set) var lastHeardMs: Int64?
-    public private(set) var linkLive = false
-    public private(set) var natsConnected = false
+    public internal(set) var announced: (epoch: StreamEpoch, version: Int)?
+    public internal(set) var venueRun: VenueRun?
+    public internal(set) var lastHeardMs: Int64?
+    public internal(set) var linkLive = false
+    public internal(set) var natsConnected = false
     /// Set by `replay`, cleared by the next snapshot: patches seen meanwhile are not gaps.
-    public private(set) var awaitingSnapshot = true
-    /// Messages dropped: not signed by the venue, not understood, too big, or stray.
-    public private(set) var dropped = 0
-    private struct Fault: Equatable {
+    public internal(set) var awaitingSnapshot = true
+    /// Messages dropped: not signed by the venue, not understood, too big, stray, or replayed.
+    public internal(set) var dropped = 0
+    struct Fault: Equatable {
         var held: Int
         var version: Int
     }
-    private var lastFault: Fault?
+    var lastFault: Fault?
 
     public init(venueKey: Ed25519PublicKey) { self.venueKey = venueKey }
 
@@ -69,17 +94,13 @@ public struct StreamFollower: Sendable {
         switch StreamMessage.read(bytes) {
         case .snapshot(let version, let state, let epoch):
             guard verifies(bytes, epoch: epoch.id, signature) else { return drop("a snapshot the venue did not sign") }
-            var actions = heard(now: now)
-            actions += tookSnapshot(version: version, state: state, epoch: epoch)
-            return actions
+            return tookSnapshot(version: version, state: state, epoch: epoch, now: now)
         case .patch(let from, let version, let operations):
             guard !awaitingSnapshot, let current = held else { return [] }  // the replay's snapshot comes first
             guard verifies(bytes, epoch: current.epoch.id, signature) else {
                 return drop("a patch the venue did not sign in the epoch held")
             }
-            var actions = heard(now: now)
-            actions += tookPatch(bytes, from: from, version: version, operations: operations, current: current)
-            return actions
+            return tookPatch(bytes, from: from, version: version, operations: operations, current: current)
         case .junk(let reason):
             return drop("state subject: \(reason)")
         case .tick, .heartbeat, .presence:
@@ -94,20 +115,17 @@ public struct StreamFollower: Sendable {
             return drop("a ticks message over \(StreamMessage.maximumTicksBytes) bytes")
         }
         switch StreamMessage.read(bytes) {
-        case .tick(let tick):
-            guard let current = held else { return [] }  // nothing to check it against, nothing to follow
-            guard verifies(bytes, epoch: current.epoch.id, signature) else { return drop("a tick the venue did not sign") }
-            var actions = heard(now: now)
-            // A tick for a version the spectators do not have yet would be ahead of its state.
-            if announced != nil { actions += forward(tick.bytes) { .forwardTick(pitch: tick.pitch, bytes: $0) } }
-            return actions
-        case .presence(let presence):
-            guard let current = held else { return [] }
-            guard verifies(bytes, epoch: current.epoch.id, signature) else { return drop("a presence the venue did not sign") }
-            return heard(now: now) + forward(presence.bytes) { .forwardPresence($0) }
-        case .heartbeat(let version, let epoch):
-            guard verifies(bytes, epoch: epoch.id, signature) else { return drop("a heartbeat the venue did not sign") }
-            return heardHeartbeat(version: version, epoch: epoch, now: now)
+        case .tick(let tick, let seq):
+            return heardNumbered(bytes, signature: signature, seq: seq, what: "tick", now: now) {
+                .forwardTick(pitch: tick.pitch, bytes: $0)
+            } rebuilt: { tick.bytes }
+        case .presence(let presence, let seq):
+            return heardNumbered(bytes, signature: signature, seq: seq, what: "presence", now: now) {
+                .forwardPresence($0)
+            } rebuilt: { presence.bytes }
+        case .heartbeat(let heartbeat):
+            guard verifies(bytes, epoch: heartbeat.epoch.id, signature) else { return drop("a heartbeat the venue did not sign") }
+            return heardHeartbeat(heartbeat, now: now)
         case .junk(let reason):
             return drop("ticks subject: \(reason)")
         case .snapshot, .patch:
@@ -126,11 +144,13 @@ public struct StreamFollower: Sendable {
         return startReplay("connected to NATS")
     }
 
-    /// The relay's clock.
+    /// The relay's clock: the 10-s silence rule, and the grace for a run nobody confirms.
     public mutating func clock(now: Int64) -> [Action] {
-        guard linkLive, let lastHeardMs, now - lastHeardMs > Self.silenceLimitMs else { return [] }
+        var actions = graceEnded(now: now)
+        guard linkLive, let lastHeardMs, now - lastHeardMs > Self.silenceLimitMs else { return actions }
         linkLive = false
-        return [.linkLost(sinceMs: lastHeardMs)]
+        actions.append(.linkLost(sinceMs: lastHeardMs))
+        return actions
     }
 
     /// The replay the driver asked for has begun: the next snapshot is the new base.
@@ -138,7 +158,7 @@ public struct StreamFollower: Sendable {
 
     // MARK: - State
 
-    private mutating func tookSnapshot(version: Int, state: JSONValue, epoch: StreamEpoch) -> [Action] {
+    private mutating func tookSnapshot(version: Int, state: JSONValue, epoch: StreamEpoch, now: Int64) -> [Action] {
         if let current = held {
             // An older run of the venue, replayed: changes nothing.
             guard current.epoch.admits(epoch) else { return [] }
@@ -148,6 +168,8 @@ public struct StreamFollower: Sendable {
         }
         awaitingSnapshot = false
         held = Held(epoch: epoch, version: version, state: state)
+        learnRunOfHeldState(now: now)
+        guard mayServeHeld else { return [] }
         guard let last = announced, last.epoch == epoch, version <= last.version else {
             if announced?.epoch != epoch { lastFault = nil }
             announced = (epoch, version)
@@ -170,44 +192,32 @@ public struct StreamFollower: Sendable {
             return replayOrSkip(held: current.version, version: version, reason: "a patch that does not apply: \(error)")
         }
         held = Held(epoch: current.epoch, version: version, state: next)
-        guard let last = announced, last.epoch == current.epoch, version > last.version else { return [] }
+        guard mayServeHeld else { return [] }
+        guard let last = announced, last.epoch == current.epoch, version > last.version else { return releaseHeld() }
         announced = (current.epoch, version)
         return [.announce(Self.frames(version: version, state: next, patch: last.version == from ? bytes : nil,
                                       epoch: current.epoch))]
     }
 
-    private mutating func heardHeartbeat(version: Int?, epoch: StreamEpoch, now: Int64) -> [Action] {
-        guard let current = held else { return heard(now: now) }
-        guard current.epoch.admits(epoch) else { return [] }  // an older run's heartbeat, replayed
-        var actions = heard(now: now)
-        guard !awaitingSnapshot else { return actions }
-        if epoch != current.epoch {
-            actions += startReplay("the venue started a new epoch")
-        } else if let version, version > current.version {
-            actions += startReplay("the venue is at \(version), the stream gave \(current.version)")
-        }
-        return actions
-    }
-
     // MARK: - Helpers
 
-    private func verifies(_ bytes: [UInt8], epoch: String, _ signature: String?) -> Bool {
+    func verifies(_ bytes: [UInt8], epoch: String, _ signature: String?) -> Bool {
         StreamSignature.verify(bytes, epoch: epoch, signature: signature, key: venueKey)
     }
 
-    private mutating func drop(_ reason: String) -> [Action] {
+    mutating func drop(_ reason: String) -> [Action] {
         dropped += 1
         return [.dropped(reason: reason)]
     }
 
-    private mutating func forward(_ bytes: [UInt8], _ action: ([UInt8]) -> Action) -> [Action] {
+    mutating func forward(_ bytes: [UInt8], _ action: ([UInt8]) -> Action) -> [Action] {
         guard bytes.count <= StreamMessage.maximumForwardedBytes else {
             return drop("a tick or presence over \(StreamMessage.maximumForwardedBytes) bytes as rebuilt")
         }
         return [action(bytes)]
     }
 
-    private mutating func heard(now: Int64) -> [Action] {
+    mutating func heard(now: Int64) -> [Action] {
         lastHeardMs = now
         guard !linkLive, natsConnected else { return [] }
         linkLive = true
@@ -226,7 +236,7 @@ public struct StreamFollower: Sendable {
         return startReplay(reason)
     }
 
-    private mutating func startReplay(_ reason: String) -> [Action] {
+    mutating func startReplay(_ reason: String) -> [Action] {
         awaitingSnapshot = true
         return [.replay(reason: reason)]
     }

@@ -7,9 +7,10 @@ import GatherPresenters
 public enum StreamMessage: Equatable, Sendable {
     case snapshot(version: Int, state: JSONValue, epoch: StreamEpoch)
     case patch(from: Int, version: Int, operations: [PatchOperation])
-    case tick(Tick)
-    case heartbeat(version: Int?, epoch: StreamEpoch)
-    case presence(Presence)
+    /// Every message of the ticks subject carries `seq` (1 per epoch, +1 per message, signed).
+    case tick(Tick, seq: Int)
+    case heartbeat(Heartbeat)
+    case presence(Presence, seq: Int)
     case junk(reason: String)
 
     /// One pitch's countdown, as a relay forwards it.
@@ -27,6 +28,15 @@ public enum StreamMessage: Equatable, Sendable {
             if let endsAt { timer["endsAt"] = .int(endsAt) }
             return JSONWriter.bytes(["type": "tick", "pitch": .int(pitch), "timer": .object(timer)])
         }
+    }
+
+    /// The venue's pulse: its current version and run, its clock (`at`, ms: never compared with
+    /// the relay's), and its number among the epoch's ticks-subject messages.
+    public struct Heartbeat: Equatable, Sendable {
+        public var version: Int?
+        public var epoch: StreamEpoch
+        public var at: Int64
+        public var seq: Int
     }
 
     /// Who is watching, in counts only: organisers' names never leave the venue through a relay.
@@ -84,19 +94,25 @@ public enum StreamMessage: Equatable, Sendable {
             else { return .junk(reason: "a tick without a pitch and a timer") }
             let endsAt = timer["endsAt"]?.intValue
             if timer["endsAt"] != nil, endsAt == nil { return .junk(reason: "a tick whose endsAt is not a number") }
-            return .tick(Tick(pitch: pitch, status: status, durationSeconds: duration, remainingMs: remaining, endsAt: endsAt))
+            guard let seq = seq(of: value) else { return .junk(reason: "a tick without its seq") }
+            return .tick(Tick(pitch: pitch, status: status, durationSeconds: duration, remainingMs: remaining, endsAt: endsAt),
+                         seq: seq)
         case "heartbeat":
             guard let epoch = epoch(of: value) else { return .junk(reason: "a heartbeat without its epoch") }
             let version = value["version"]?.intValue
             guard version != nil || value["version"] == .null else { return .junk(reason: "a heartbeat without a version") }
-            return .heartbeat(version: version, epoch: epoch)
+            guard let seq = seq(of: value), let at = value["at"]?.intValue else {
+                return .junk(reason: "a heartbeat without its seq and at")
+            }
+            return .heartbeat(Heartbeat(version: version, epoch: epoch, at: Int64(at), seq: seq))
         case "presence":
             guard let spectators = count(value["spectators"]) else { return .junk(reason: "a presence without its counts") }
             let remote = value["remote"] == nil ? 0 : count(value["remote"])
             let organisers: Int?
             if case .array(let names)? = value["organisers"] { organisers = names.count } else { organisers = count(value["organisersOnline"]) }
             guard let remote, let organisers else { return .junk(reason: "a presence without its counts") }
-            return .presence(Presence(spectators: spectators, remote: remote, organisersOnline: organisers))
+            guard let seq = seq(of: value) else { return .junk(reason: "a presence without its seq") }
+            return .presence(Presence(spectators: spectators, remote: remote, organisersOnline: organisers), seq: seq)
         default:
             return .junk(reason: "not a gather.v2 stream message")
         }
@@ -105,6 +121,12 @@ public enum StreamMessage: Equatable, Sendable {
     private static func epoch(of value: JSONValue) -> StreamEpoch? {
         guard let id = value["epoch"]?.stringValue, let startedAt = value["epochStartedAt"]?.intValue else { return nil }
         return StreamEpoch(id: id, startedAt: Int64(startedAt))
+    }
+
+    /// A ticks message's number: 1 or more.
+    private static func seq(of value: JSONValue) -> Int? {
+        guard let seq = value["seq"]?.intValue, seq >= 1 else { return nil }
+        return seq
     }
 
     private static func count(_ value: JSONValue?) -> Int? {

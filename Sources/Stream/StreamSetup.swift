@@ -36,6 +36,8 @@ enum StreamSetup {
                     config.Storage = js_FileStorage
                     config.AllowRollup = true
                     config.AllowDirect = true
+                    // Bounded: its readers are a hub's mirrors (or relays reading it directly).
+                    config.MaxConsumers = Int64(MirrorSetup.maximumConsumers)
                     config.MaxMsgSize = Int32(StreamMessageLimit.bytes)
                     var created: UnsafeMutablePointer<jsStreamInfo>?
                     let status = js_AddStream(&created, jetStream, &config, nil, &errorCode)

@@ -23,15 +23,15 @@ public final class VenuePublisher: Sendable {
     public let epoch: StreamEpoch
     private let signingKey: Ed25519PrivateKey
     private let queue = DispatchQueue(label: "gather.stream.publish", qos: .utility)
-    private let logger: Logger
-    private let link: NATSLink
-    private let watcherSubscriber: NATSSubscriber
+    let logger: Logger
+    let link: NATSLink
+    let watcherSubscriber: NATSSubscriber
     private let owner = WeakTarget<VenuePublisher>()
-    private let onRemoteWatchers: @Sendable (Int) -> Void
+    let onRemoteWatchers: @Sendable (Int) -> Void
 
     // MARK: Shared (behind a Mutex: the Coordinator's queue, /healthz and the publisher's queue)
 
-    private struct Shared {
+    struct Shared {
         var publications = PublishQueue()
         var drainScheduled = false
         var state = LinkState.reconnecting
@@ -44,22 +44,31 @@ public final class VenuePublisher: Sendable {
         var publishingCPUNanoseconds: UInt64 = 0
     }
 
-    private let shared = Mutex(Shared())
+    let shared = Mutex(Shared())
 
     /// What only the publisher's queue touches.
-    private struct Local {
+    struct Local {
         /// Set only through `setStreamReady`, which tells `/healthz` too.
         var streamReady = false
+        /// What this run stored in its stream, to notice what it did not (`StreamIntegrity`).
+        var integrity = StreamIntegrity()
+        /// When the stream's last message was last compared with the venue's own.
+        var lastIntegrityCheck = DispatchTime.now()
+        /// Faults of the stream are logged at most once per 10 s, the rest summed up.
+        var faultLog = LogThrottle(windowSeconds: 10, burst: 1, maximumKeys: 1)
+        /// The `seq` of the last message on the ticks subject in this epoch (0: none yet).
+        var ticksSeq = 0
+        /// When the last message went out on the ticks subject: a heartbeat follows 5 s later.
+        var lastTicksAt = DispatchTime.now()
         /// When the stream was last looked for while it was thought present (`clockTicked`).
         var lastStreamCheck = DispatchTime.now()
-        var lastPublishedAt = DispatchTime.now()
         var heartbeat: DispatchSourceTimer?
         var tally = WatcherTally()
         var saidDown = false
         var watcherSubscription: OpaquePointer?
     }
 
-    private let local: QueueBound<Local>
+    let local: QueueBound<Local>
 
     /// `onRemoteWatchers` is called (on the publisher's queue) when the sum of the relays'
     /// spectators changes.
@@ -134,7 +143,7 @@ public final class VenuePublisher: Sendable {
 
     // MARK: - Publishing (the publisher's queue)
 
-    private func drain() {
+    func drain() {
         while true {
             let streamReady = local.value.streamReady
             let next: PublishQueue.Publication? = shared.withLock { shared in
@@ -166,19 +175,27 @@ public final class VenuePublisher: Sendable {
     /// is replaced by the next one, so it never stops the drain).
     private func publish(_ publication: PublishQueue.Publication) -> Bool {
         let envelope: StreamEnvelope
+        var seq = 0
+        if case .tick = publication { seq = nextTicksSeq() }
         do {
-            envelope = try StreamEnvelope.make(publication, venue: venue, epoch: epoch, key: signingKey)
+            envelope = try StreamEnvelope.make(publication, venue: venue, epoch: epoch, key: signingKey, seq: seq)
         } catch {
             logger.error("cannot sign a message of the stream; a snapshot follows", metadata: ["error": "\(error)"])
             return false
         }
         switch link.publish(envelope) {
-        case .published:
-            local.value.lastPublishedAt = .now()
-            if let version = envelope.version { shared.withLock { $0.publishedVersion = version } }
+        case .published(let sequence, let duplicate):
+            guard envelope.stored else {
+                local.value.lastTicksAt = .now()
+                return true
+            }
+            if !duplicate, let version = envelope.version { shared.withLock { $0.publishedVersion = version } }
+            let verdict = local.withValue { $0.integrity.stored(sequence: sequence, duplicate: duplicate, body: envelope.body) }
+            if case .fault(let reason) = verdict { repairStream(reason) }
             return true
         case .failed(let status, let jetStreamError, let noResponders):
             guard envelope.stored else { return true }
+            local.value.integrity.forget()
             logger.warning("could not publish a version; a snapshot follows", metadata: [
                 "stream.version": "\(envelope.version ?? -1)", "nats.status": "\(status)", "nats.js_error": "\(jetStreamError)",
             ])
@@ -199,6 +216,7 @@ public final class VenuePublisher: Sendable {
         case .connected:
             logger.notice("connected to NATS; publishing the venue's stream")
             local.value.saidDown = false
+            local.value.integrity.forget()
             setStreamReady(false)
             shared.withLock { shared in
                 shared.state = .connected
@@ -239,15 +257,26 @@ public final class VenuePublisher: Sendable {
     private func clockTicked() {
         lookForTheStream()
         if !local.value.streamReady { prepareStreamAndDrain() }
+        checkLastMessage()
+        sayFaultsHeldBack()
         if local.value.tally.expire(now: Self.nowMs()) { reportRemoteWatchers() }
+        // Every 5 s without another message on the ticks subject, even while versions are
+        // published: only a numbered ticks message counts as hearing the venue (PROTOCOL §16.5).
         guard local.value.streamReady, shared.withLock({ $0.state }) == .connected,
-              DispatchTime.now().uptimeNanoseconds - local.value.lastPublishedAt.uptimeNanoseconds >= 5_000_000_000
+              DispatchTime.now().uptimeNanoseconds - local.value.lastTicksAt.uptimeNanoseconds >= 5_000_000_000
         else { return }
         let version = shared.withLock { $0.publishedVersion }
-        if let envelope = try? StreamEnvelope.heartbeat(version: version, venue: venue, epoch: epoch, key: signingKey) {
+        if let envelope = try? StreamEnvelope.heartbeat(version: version, venue: venue, epoch: epoch, key: signingKey,
+                                                        at: Self.nowMs(), seq: nextTicksSeq()) {
             _ = link.publish(envelope)
         }
-        local.value.lastPublishedAt = .now()
+        local.value.lastTicksAt = .now()
+    }
+
+    /// 1 for this epoch's first message on the ticks subject, then +1 each.
+    private func nextTicksSeq() -> Int {
+        local.value.ticksSeq += 1
+        return local.value.ticksSeq
     }
 
     /// Every `streamCheckSeconds` while it is thought present, asks NATS for the stream: one that
@@ -263,36 +292,11 @@ public final class VenuePublisher: Sendable {
         logger.warning("the venue's stream is gone; making it again and publishing a snapshot",
                        metadata: ["stream.name": "\(venue.streamName)"])
         setStreamReady(false)
+        local.value.integrity.forget()
         shared.withLock { $0.publications.restart() }
     }
 
     static let streamCheckSeconds: UInt64 = 2
-
-    // MARK: - Watchers (relays' reports)
-
-    private func subscribeToWatchers() {
-        guard local.value.watcherSubscription == nil, let handles = link.handles else { return }
-        var subscription: OpaquePointer?
-        let status = natsConnection_Subscribe(&subscription, handles.connection, venue.watchersSubject,
-                                              natsMessageThunk, watcherSubscriber.context)
-        guard status == NATS_OK else {
-            logger.warning("cannot hear the relays' watcher counts", metadata: ["nats.status": "\(String(cString: natsStatus_GetText(status)))"])
-            return
-        }
-        // Bounded: relays report every 5 s; a flood beyond this is dropped by libnats, not queued.
-        _ = natsSubscription_SetPendingLimits(subscription, 1_000, 1 << 20)
-        local.value.watcherSubscription = subscription
-    }
-
-    private func heardWatchers(_ message: NATSMessage) {
-        if local.value.tally.record(message.data, now: Self.nowMs()) { reportRemoteWatchers() }
-    }
-
-    private func reportRemoteWatchers() {
-        let total = local.value.tally.total
-        shared.withLock { $0.remoteWatchers = total }
-        onRemoteWatchers(total)
-    }
 
     /// What `/metrics` shows of the stream: publications of state and the CPU they cost.
     public func cost() -> (statePublications: Int, cpuSeconds: Double) {
@@ -305,11 +309,12 @@ public final class VenuePublisher: Sendable {
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
-    /// `{"type":"heartbeat","version":V,"epoch":E,"epochStartedAt":T}`: a relay that missed a
-    /// version, or the venue's restart, learns it from this.
-    static func heartbeat(version: Int?, epoch: StreamEpoch) -> [UInt8] {
+    /// `{"type":"heartbeat","version":V,"epoch":E,"epochStartedAt":T,"at":MS,"seq":N}`: a relay
+    /// that missed a version, the venue's restart or a stream left at an older run learns it from
+    /// this; `seq` makes a replayed one worthless.
+    static func heartbeat(version: Int?, epoch: StreamEpoch, at: Int64, seq: Int) -> [UInt8] {
         JSONWriter.bytes(["type": "heartbeat", "version": version.map { .int($0) } ?? .null, "epoch": .string(epoch.id),
-                          "epochStartedAt": .int(Int(epoch.startedAt))])
+                          "epochStartedAt": .int(Int(epoch.startedAt)), "at": .int(Int(at)), "seq": .int(seq)])
     }
 
     static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }

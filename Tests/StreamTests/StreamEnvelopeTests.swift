@@ -65,10 +65,16 @@ final class StreamEnvelopeTests: XCTestCase {
         XCTAssertEqual(snapshot["epochStartedAt"], .int(Int(epoch.startedAt)))
         XCTAssertEqual(versions.map(\.epoch), [epoch.id, epoch.id, epoch.id])
 
-        let heartbeat = try StreamEnvelope.heartbeat(version: 3, venue: venue, epoch: epoch, key: key)
+        let heartbeat = try StreamEnvelope.heartbeat(version: 3, venue: venue, epoch: epoch, key: key, at: 77, seq: 4)
         XCTAssertEqual(heartbeat.subject, "gather.riverside.ticks")
         XCTAssertEqual(try JSONValue.parse(heartbeat.body).get(),
-                       ["type": "heartbeat", "version": 3, "epoch": .string(epoch.id), "epochStartedAt": .int(Int(epoch.startedAt))])
+                       ["type": "heartbeat", "version": 3, "epoch": .string(epoch.id), "epochStartedAt": .int(Int(epoch.startedAt)),
+                        "at": 77, "seq": 4])
+        // A tick is numbered inside what is signed.
+        let tick = try StreamEnvelope.make(.tick(bytes: Array(#"{"type":"tick","pitch":1}"#.utf8)), venue: venue, epoch: epoch,
+                                           key: key, seq: 7)
+        XCTAssertEqual(String(decoding: tick.body, as: UTF8.self), #"{"seq":7,"type":"tick","pitch":1}"#)
+        XCTAssertTrue(StreamSignature.verify(tick.body, epoch: epoch.id, signature: tick.header("Gather-Signature"), key: publicKey))
     }
 
     func testARelaysFollowerReadingTheRecordHoldsTheVenuesStateAtEveryVersion() throws {
@@ -77,6 +83,9 @@ final class StreamEnvelopeTests: XCTestCase {
         var follower = StreamFollower(venueKey: publicKey)
         _ = follower.natsChanged(connected: true, now: 0)
         follower.replayStarted()
+        // The venue heard live (its heartbeat names its run), so what the stream holds is served.
+        let heartbeat = try StreamEnvelope.heartbeat(version: nil, venue: venue, epoch: epoch, key: key, at: 1, seq: 1)
+        _ = follower.receivedTick(heartbeat.body, signature: heartbeat.header("Gather-Signature"), now: 1)
         var announced: [StateFrames] = []
         for envelope in record {
             for case .announce(let frames) in follower.receivedState(envelope.body, signature: envelope.header("Gather-Signature"),

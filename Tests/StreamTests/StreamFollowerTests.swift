@@ -21,6 +21,8 @@ private struct Signed {
 private struct TestVenue {
     let key: Ed25519PrivateKey
     var epoch: StreamEpoch
+    /// The last `seq` on the ticks subject in this epoch.
+    var seq = 0
 
     init(key: Ed25519PrivateKey? = nil, epoch: String = "epoch-one", startedAt: Int64 = 1_000) {
         self.key = key ?? (try! Ed25519PrivateKey.generate())
@@ -42,8 +44,16 @@ private struct TestVenue {
                                  "ops": [["op": "replace", "path": "/score", "value": .int(score)]]]))
     }
 
-    func heartbeat(_ version: Int) -> Signed {
-        signed(VenuePublisher.heartbeat(version: version, epoch: epoch))
+    /// The next heartbeat of this run (numbered after every ticks message before it).
+    mutating func heartbeat(_ version: Int?) -> Signed {
+        seq += 1
+        return signed(VenuePublisher.heartbeat(version: version, epoch: epoch, at: 1_000_000 + Int64(seq), seq: seq))
+    }
+
+    /// A tick or presence as the venue publishes it: numbered, signed.
+    mutating func numbered(_ bytes: [UInt8]) -> Signed {
+        seq += 1
+        return signed(StreamEnvelope.numbered(bytes, seq: seq))
     }
 
     func frames(_ version: Int, score: Int, patch: [UInt8]? = nil) -> StateFrames {
@@ -55,10 +65,13 @@ private struct TestVenue {
 final class StreamFollowerTests: XCTestCase {
     private var venue = TestVenue()
 
+    /// Connected, replaying, and having heard the venue's run live (a heartbeat naming no version),
+    /// so what the stream gives is served at once.
     private func connected() -> StreamFollower {
         var follower = StreamFollower(venueKey: venue.publicKey)
         XCTAssertEqual(follower.natsChanged(connected: true, now: 0), [.replay(reason: "connected to NATS")])
         follower.replayStarted()
+        XCTAssertEqual(tick(&follower, venue.heartbeat(nil)), [.linkRestored])
         return follower
     }
 
@@ -78,14 +91,13 @@ final class StreamFollowerTests: XCTestCase {
 
     func testTheSnapshotThenEachPatchIsAnnouncedWithTheVenuesBytesAndItsEpoch() {
         var follower = connected()
-        XCTAssertEqual(state(&follower, venue.snapshot(5, score: 0), now: 1_000),
-                       [.linkRestored, .announce(venue.frames(5, score: 0))])
+        XCTAssertEqual(state(&follower, venue.snapshot(5, score: 0), now: 1_000), [.announce(venue.frames(5, score: 0))])
         let six = venue.patch(from: 5, score: 1)
         XCTAssertEqual(state(&follower, six, now: 2_000), [.announce(venue.frames(6, score: 1, patch: six.bytes))])
         XCTAssertEqual(follower.held?.version, 6)
         XCTAssertEqual(follower.held?.state, ["score": 1])
         XCTAssertEqual(follower.announced?.epoch, venue.epoch)
-        XCTAssertEqual(follower.lastHeardMs, 2_000)
+        XCTAssertEqual(follower.lastHeardMs, 0, "what the stream holds is not the venue heard live")
         XCTAssertEqual(follower.dropped, 0)
         let snapshot = try! JSONValue.parse(venue.frames(6, score: 1).v2Snapshot).get()
         XCTAssertEqual(snapshot["epoch"], "epoch-one")
@@ -182,24 +194,36 @@ final class StreamFollowerTests: XCTestCase {
     }
 
     func testTicksAndPresenceAreVerifiedAgainstTheEpochHeldAndForwardedRebuilt() {
-        var follower = connected()
         let tickBytes = Array(#"{"type":"tick","pitch":2,"timer":{"status":"running","durationSeconds":600,"remainingMs":5000,"endsAt":99,"extra":"x"}}"#.utf8)
-        // Before any state: nothing to check it against, nothing forwarded, nothing counted.
-        XCTAssertEqual(tick(&follower, venue.signed(tickBytes)), [])
+        // Before any state or heartbeat: nothing to check it against, nothing forwarded or counted.
+        var fresh = StreamFollower(venueKey: venue.publicKey)
+        XCTAssertEqual(tick(&fresh, venue.numbered(tickBytes)), [])
+        XCTAssertEqual(fresh.dropped, 0)
+        var follower = connected()
+        // Heard (the run is known) but not forwarded: no state to go with it yet.
+        XCTAssertEqual(tick(&follower, venue.numbered(tickBytes)), [])
         _ = state(&follower, venue.snapshot(1, score: 0))
         let rebuilt = StreamMessage.Tick(pitch: 2, status: .running, durationSeconds: 600, remainingMs: 5_000, endsAt: 99).bytes
-        XCTAssertEqual(tick(&follower, venue.signed(tickBytes)), [.forwardTick(pitch: 2, bytes: rebuilt)])
+        let running = venue.numbered(tickBytes)
+        XCTAssertEqual(tick(&follower, running), [.forwardTick(pitch: 2, bytes: rebuilt)])
+        XCTAssertFalse(String(decoding: rebuilt, as: UTF8.self).contains("seq"), "the relay's own bytes, not the venue's")
         XCTAssertFalse(String(decoding: rebuilt, as: UTF8.self).contains("extra"))
 
         let presence = Array(#"{"type":"presence","organisers":["ann","bob"],"spectators":3,"remote":4}"#.utf8)
         let counts = StreamMessage.Presence(spectators: 3, remote: 4, organisersOnline: 2).bytes
         XCTAssertEqual(try JSONValue.parse(counts).get(), ["type": "presence", "spectators": 3, "remote": 4, "organisersOnline": 2])
-        XCTAssertEqual(tick(&follower, venue.signed(presence)), [.forwardPresence(counts)])
+        XCTAssertEqual(tick(&follower, venue.numbered(presence)), [.forwardPresence(counts)])
 
         // Signed in another epoch, or not at all: dropped.
-        XCTAssertEqual(tick(&follower, venue.signed(presence, in: "epoch-other")), [.dropped(reason: "a presence the venue did not sign")])
-        XCTAssertEqual(follower.receivedTick(tickBytes, signature: nil, now: 0), [.dropped(reason: "a tick the venue did not sign")])
-        XCTAssertEqual(follower.dropped, 2)
+        XCTAssertEqual(tick(&follower, venue.signed(StreamEnvelope.numbered(presence, seq: 99), in: "epoch-other")),
+                       [.dropped(reason: "a presence the venue did not sign")])
+        XCTAssertEqual(follower.receivedTick(StreamEnvelope.numbered(tickBytes, seq: 99), signature: nil, now: 0),
+                       [.dropped(reason: "a tick the venue did not sign")])
+        // The venue's own tick, replayed: its seq is not above the last acted on.
+        XCTAssertEqual(tick(&follower, running), [.dropped(reason: "a tick replayed (seq 4, the last acted on 5)")])
+        // Without a seq it is not a ticks message of this release.
+        XCTAssertEqual(tick(&follower, venue.signed(tickBytes)), [.dropped(reason: "ticks subject: a tick without its seq")])
+        XCTAssertEqual(follower.dropped, 4)
     }
 
     func testOversizedUnknownAndStrayTicksMessagesAreDropped() {
@@ -223,6 +247,7 @@ final class StreamFollowerTests: XCTestCase {
         var follower = connected()
         _ = state(&follower, venue.snapshot(50, score: 7))
         let restored = TestVenue(key: venue.key, epoch: "epoch-two", startedAt: 2_000)
+        // Later than the run the venue confirmed live: followed at once.
         XCTAssertEqual(state(&follower, restored.snapshot(3, score: 1)), [.announce(restored.frames(3, score: 1))])
         XCTAssertEqual(follower.announced?.epoch, restored.epoch)
         let four = restored.patch(from: 3, score: 2)
@@ -244,28 +269,81 @@ final class StreamFollowerTests: XCTestCase {
         XCTAssertEqual(tick(&follower, venue.heartbeat(4)), [.replay(reason: "the venue is at 4, the stream gave 3")])
         follower.replayStarted()
         _ = state(&follower, venue.snapshot(4, score: 0))
-        let restarted = TestVenue(key: venue.key, epoch: "epoch-two", startedAt: 2_000)
-        XCTAssertEqual(tick(&follower, restarted.heartbeat(1)), [.replay(reason: "the venue started a new epoch")])
+        var restarted = TestVenue(key: venue.key, epoch: "epoch-two", startedAt: 2_000)
+        XCTAssertEqual(tick(&follower, restarted.heartbeat(1)),
+                       [.replay(reason: "the venue runs a newer epoch than the state held")])
+        XCTAssertTrue(follower.behind)
+        XCTAssertEqual(follower.venueVersion, 1)
+    }
+
+    func testAReplayedSnapshotOfAnOlderRunIsNotServedAndTheFollowerIsBehindUntilTheCurrentRun() {
+        var old = TestVenue(key: venue.key, epoch: "epoch-old", startedAt: 500)
+        var follower = StreamFollower(venueKey: venue.publicKey)
+        _ = follower.natsChanged(connected: true, now: 0)
+        follower.replayStarted()
+        // The stream holds only the old run's snapshot: held, not served before the venue speaks.
+        XCTAssertEqual(state(&follower, old.snapshot(9, score: 9), now: 100), [])
+        XCTAssertNil(follower.announced)
+        // The venue's heartbeat names its current run: behind, replay, still nothing served.
+        XCTAssertEqual(tick(&follower, venue.heartbeat(4), now: 200),
+                       [.linkRestored, .replay(reason: "the venue runs a newer epoch than the state held")])
+        XCTAssertTrue(follower.behind)
+        XCTAssertEqual(follower.venueVersion, 4)
+        follower.replayStarted()
+        XCTAssertEqual(state(&follower, old.snapshot(9, score: 9), now: 300), [])
+        // The old run's own heartbeats and ticks, replayed, change nothing.
+        XCTAssertEqual(tick(&follower, old.heartbeat(9), now: 400), [])
+        XCTAssertEqual(follower.clock(now: 20_000).contains(where: { if case .announce = $0 { return true } else { return false } }),
+                       false, "the grace never serves an older run than the venue's")
+        // The current run's snapshot arrives: served.
+        XCTAssertEqual(state(&follower, venue.snapshot(4, score: 1), now: 20_100), [.announce(venue.frames(4, score: 1))])
+        XCTAssertFalse(follower.behind)
+    }
+
+    func testAStateNobodyConfirmsIsServedAfterTheGraceAsAGoneVenuesLast() {
+        var follower = StreamFollower(venueKey: venue.publicKey)
+        _ = follower.natsChanged(connected: true, now: 0)
+        follower.replayStarted()
+        XCTAssertEqual(state(&follower, venue.snapshot(2, score: 1), now: 1_000), [])
+        XCTAssertEqual(follower.clock(now: 1_000 + StreamFollower.confirmationGraceMs - 1), [])
+        XCTAssertEqual(follower.clock(now: 1_000 + StreamFollower.confirmationGraceMs), [.announce(venue.frames(2, score: 1))])
+    }
+
+    func testAStateMoreThanAHundredVersionsBehindTheVenueIsNotServed() {
+        var follower = connected()
+        _ = state(&follower, venue.snapshot(5, score: 0))
+        XCTAssertEqual(tick(&follower, venue.heartbeat(107)), [.replay(reason: "the venue is at 107, the stream gave 5")])
+        XCTAssertTrue(follower.behind)
+        follower.replayStarted()
+        XCTAssertEqual(state(&follower, venue.snapshot(5, score: 0)), [])
+        XCTAssertEqual(state(&follower, venue.patch(from: 5, score: 1)), [], "101 behind: not served")
+        // 100 behind: served again, as a snapshot (the followers hold 5, not 6).
+        XCTAssertEqual(state(&follower, venue.patch(from: 6, score: 2)), [.announce(venue.frames(7, score: 2))])
+        XCTAssertFalse(follower.behind)
     }
 
     func testTheLinkIsLostAfterTenSecondsOfSilenceOrWithNATSAndBackWhenHeard() {
         var follower = connected()
         _ = state(&follower, venue.snapshot(1, score: 0))
         XCTAssertEqual(follower.clock(now: 10_000), [])
-        XCTAssertEqual(tick(&follower, venue.heartbeat(1), now: 5_000), [])
-        // Anything unsigned is not the venue: it keeps nothing alive.
-        _ = follower.receivedTick(VenuePublisher.heartbeat(version: 1, epoch: venue.epoch), signature: nil, now: 14_000)
+        let heartbeat = venue.heartbeat(1)
+        XCTAssertEqual(tick(&follower, heartbeat, now: 5_000), [])
+        // Anything unsigned is not the venue: it keeps nothing alive; nor does its own heartbeat replayed.
+        _ = follower.receivedTick(VenuePublisher.heartbeat(version: 1, epoch: venue.epoch, at: 1, seq: 50), signature: nil,
+                                  now: 14_000)
+        XCTAssertEqual(tick(&follower, heartbeat, now: 14_500), [.dropped(reason: "a heartbeat replayed (seq 2, the last acted on 2)")])
         XCTAssertEqual(follower.clock(now: 15_000), [])
         XCTAssertEqual(follower.clock(now: 15_001), [.linkLost(sinceMs: 5_000)])
         XCTAssertEqual(follower.clock(now: 20_000), [])
         let tickBytes = Array(#"{"type":"tick","pitch":2,"timer":{"status":"paused","durationSeconds":60,"remainingMs":1}}"#.utf8)
         let rebuilt = StreamMessage.Tick(pitch: 2, status: .paused, durationSeconds: 60, remainingMs: 1, endsAt: nil).bytes
-        XCTAssertEqual(tick(&follower, venue.signed(tickBytes), now: 21_000), [.linkRestored, .forwardTick(pitch: 2, bytes: rebuilt)])
+        XCTAssertEqual(tick(&follower, venue.numbered(tickBytes), now: 21_000), [.linkRestored, .forwardTick(pitch: 2, bytes: rebuilt)])
         XCTAssertEqual(follower.natsChanged(connected: false, now: 22_000), [.linkLost(sinceMs: 21_000)])
         XCTAssertEqual(follower.natsChanged(connected: false, now: 22_000), [])
         XCTAssertEqual(follower.natsChanged(connected: true, now: 23_000), [.replay(reason: "connected to NATS")])
         follower.replayStarted()
-        XCTAssertEqual(state(&follower, venue.snapshot(1, score: 0), now: 23_500), [.linkRestored])
+        XCTAssertEqual(state(&follower, venue.snapshot(1, score: 0), now: 23_500), [], "the stream is not the venue heard live")
+        XCTAssertEqual(tick(&follower, venue.heartbeat(1), now: 24_000), [.linkRestored])
     }
 
     func testJunkOnTheStateSubjectIsDroppedWithoutStoppingTheFollower() {

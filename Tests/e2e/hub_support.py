@@ -13,7 +13,8 @@ import time
 from gatherlib import BINARY, GatherServer
 from natslib import NatsServer, RelayProcess, read_subject, venue_key
 # The filled-in deploy files and the test CA of the leaf-link tests, reused as they are.
-from test_relay_leaf import ADMIN_PASSWORD, LEAF_PASSWORD, RELAY_PASSWORD, Certificates, deployed  # noqa: F401
+from test_relay_leaf import (ADMIN_PASSWORD, LEAF_PASSWORD, RELAY_PASSWORD, RELAYS_ADMIN_PASSWORD,  # noqa: F401
+                             Certificates, deployed)
 
 ROUTE_PASSWORD = "route-secret-8d31"
 VENUE = "riverside"
@@ -38,6 +39,7 @@ def hub_conf(certs: Certificates, store: str, leaf_port: str | int = "LEAF_PORT"
         "CHANGE-ME-leaf-password": LEAF_PASSWORD,
         "CHANGE-ME-admin-password": ADMIN_PASSWORD,
         "CHANGE-ME-relay-password": RELAY_PASSWORD,
+        "CHANGE-ME-relays-admin-password": RELAYS_ADMIN_PASSWORD,
     })
 
 
@@ -97,16 +99,22 @@ leafnodes {{
 
 
 def make_mirror(hub_urls: str, replicas: int = 1, timeout: float = 40) -> subprocess.CompletedProcess:
-    """`gather nats mirror` as the operator runs it, again while the hub's JetStream is still
-    electing its leaders (a fresh cluster takes a few seconds)."""
+    """`gather nats mirror` as the operator runs it (the venue account's mirror, then the relays'
+    account's mirror of it, which relays read), again while the hub's JetStream is still electing
+    its leaders (a fresh cluster takes a few seconds)."""
     deadline = time.monotonic() + timeout
-    while True:
-        result = subprocess.run([BINARY, "nats", "mirror", "--hub", hub_urls, "--nats-user", "admin", "--venue", VENUE,
-                                 "--replicas", str(replicas)], capture_output=True, text=True, timeout=30,
-                                env={**os.environ, "GATHER_NATS_PASSWORD": ADMIN_PASSWORD})
-        if result.returncode == 0 or time.monotonic() > deadline:
-            return result
-        time.sleep(1)
+    for user, password, extra in (("admin", ADMIN_PASSWORD, ()),
+                                  ("relays-admin", RELAYS_ADMIN_PASSWORD, ("--for-relays",))):
+        while True:
+            result = subprocess.run([BINARY, "nats", "mirror", "--hub", hub_urls, "--nats-user", user, "--venue", VENUE,
+                                     "--replicas", str(replicas), *extra], capture_output=True, text=True, timeout=30,
+                                    env={**os.environ, "GATHER_NATS_PASSWORD": password})
+            if result.returncode == 0:
+                break
+            if time.monotonic() > deadline:
+                return result
+            time.sleep(1)
+    return result
 
 
 def hub_relay(hub_urls: str, venue: GatherServer) -> RelayProcess:

@@ -96,8 +96,12 @@ def test_ticks_and_a_heartbeat_travel_on_the_ticks_subject():
             await wait_for(lambda: any(m["type"] == "heartbeat" for m in heard), 9, "a heartbeat")
             heartbeat = next(m for m in heard if m["type"] == "heartbeat")
             health = server.health()
-            assert heartbeat == {"type": "heartbeat", "version": version, "epoch": health["epoch"],
-                                 "epochStartedAt": health["epochStartedAt"]}
+            # Numbered (PROTOCOL §16.7): `seq` counts this epoch's ticks-subject messages, `at` is the
+            # venue's clock.
+            assert heartbeat["seq"] == heard.index(heartbeat) + 1 and isinstance(heartbeat["at"], int), heartbeat
+            assert {k: v for k, v in heartbeat.items() if k not in ("seq", "at")} == {
+                "type": "heartbeat", "version": version, "epoch": health["epoch"], "epochStartedAt": health["epochStartedAt"]}
+            assert [m["seq"] for m in heard] == list(range(1, len(heard) + 1))
             assert all(verifies(health["venueKey"], health["epoch"], data, signature) for data, signature in signatures)
             await ann.close()
             await nc.close()

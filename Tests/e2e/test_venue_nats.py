@@ -5,12 +5,14 @@ reports move the venue's `remote` only within the caps. Real nats-server, gather
 relay; nats-py plays the attacker."""
 import asyncio
 import json
+import os
 import re
+import subprocess
 
 import nats
 import pytest
 
-from gatherlib import GatherServer, run, signed_in
+from gatherlib import BINARY, GatherServer, run, signed_in
 from natslib import (V2, VENUE, NatsServer, RelayProcess, given_venue_key, relay_follower, running, venue_and_relay, venue_key,
                      venue_server, wait_for)
 from test_relay_leaf import VENUE_PASSWORD, Certificates, venue_config
@@ -242,7 +244,7 @@ def test_each_relay_reads_only_its_own_inbox_so_no_relay_learns_anothers_consume
     follow, and a client holding the second relay's credentials is refused `_INBOX.>` and the
     first relay's inbox, and hears none of its deliveries."""
     from natslib import take_down
-    from test_relay_leaf import ADMIN_PASSWORD, RELAY_PASSWORD, hub_config
+    from test_relay_leaf import ADMIN_PASSWORD, RELAY_PASSWORD, RELAYS_ADMIN_PASSWORD, hub_config
 
     second_password = "relay-2-secret-5d1e"
     certs = Certificates()
@@ -263,6 +265,11 @@ def test_each_relay_reads_only_its_own_inbox_so_no_relay_learns_anothers_consume
                              env={"GATHER_NATS_PASSWORD": second_password})
         server.start()
         given_venue_key(server, first, other)
+        # The relays read their own account's mirror of the venue's stream (hub.conf's RELAYS).
+        made = subprocess.run([BINARY, "nats", "mirror", "--hub", hub.url, "--nats-user", "relays-admin", "--venue", VENUE,
+                               "--for-relays"], capture_output=True, text=True, timeout=30,
+                              env={**os.environ, "GATHER_NATS_PASSWORD": RELAYS_ADMIN_PASSWORD})
+        assert made.returncode == 0, made.stderr
 
         async def scenario():
             ann = await signed_in(server, "ann", subprotocols=V2)

@@ -30,6 +30,9 @@ struct NATSMirrorCommand: ParsableCommand {
     @Option(name: .customLong("mirror"), help: "The mirror's name on the hub (default GATHER_<venue>; relays read it with --stream).")
     var mirrorOption: String?
 
+    @Flag(name: .customLong("for-relays"), help: "Make the mirror in the relays' own account (its user's), reading the venue's account through the exports of deploy/nats: deliveries come on deliver.<venue>.")
+    var forRelays = false
+
     @Option(name: .customLong("replicas"), help: "Copies of the mirror the hub keeps: 1 on one hub server, 3 on a hub of three (1-5).")
     var replicas = 1
 
@@ -62,9 +65,10 @@ struct NATSMirrorCommand: ParsableCommand {
                                           password: ProcessInfo.processInfo.environment["GATHER_NATS_PASSWORD"])
         do {
             let outcome = try MirrorSetup.ensure(endpoint: NATSEndpoint(url: hub, credentials: credentials, clientName: "gather nats mirror"),
-                                                 venue: venue, mirrorName: mirror, domain: domain, replicas: replicas)
+                                                 venue: venue, mirrorName: mirror, domain: domain, replicas: replicas,
+                                                 deliverPrefix: forRelays ? "deliver.\(venue)" : nil)
             let verb = outcome == .created ? "Created" : "Already there:"
-            print("\(verb) the mirror \(mirror) on \(hub), of \(venue.streamName) in the JetStream domain \(domain) (rollups allowed, \(replicas) replica\(replicas == 1 ? "" : "s")).")
+            print("\(verb) the mirror \(mirror) on \(hub), of \(venue.streamName) \(forRelays ? "through the venue's account exports as " : "in the JetStream domain ")\(domain) (rollups allowed, at most \(MirrorSetup.maximumConsumers) consumers, \(replicas) replica\(replicas == 1 ? "" : "s")).")
             print("Relays read it with: gather relay --nats \(hub) --venue \(venue) --stream \(mirror) --venue-key KEY "
                   + "(the venue's banner and /healthz show KEY)")
         } catch {

@@ -91,7 +91,8 @@ struct RelayRoutes: Sendable {
         let body = "{\"status\":\"ok\",\"relay\":true,\"venue\":\"\(venue)\",\"version\":\(health.version.map(String.init) ?? "null"),"
             + "\"lastHeardMs\":\(health.lastHeardMs.map { String(max(0, now - $0)) } ?? "null"),"
             + "\"spectators\":\(health.spectators),\"nats\":\"\(health.nats)\",\"dropped\":\(health.dropped),"
-            + "\"epoch\":\(health.epoch.map { "\"\($0)\"" } ?? "null")}"
+            + "\"epoch\":\(health.epoch.map { "\"\($0)\"" } ?? "null"),\"behind\":\(health.behind),"
+            + "\"venueVersion\":\(health.venueVersion.map(String.init) ?? "null")}"
         return HTTPResponse(status: 200, contentType: "application/json; charset=utf-8", body: Array(body.utf8))
     }
 }
