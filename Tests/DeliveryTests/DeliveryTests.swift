@@ -5,7 +5,8 @@ import XCTest
 /// (subprotocol names, door names, connection numbers in logs) must not drift.
 final class DeliveryTests: XCTestCase {
     func testSubprotocolNamesAreTheWireNames() {
-        XCTAssertEqual(WireProtocol.allCases.map(\.rawValue), ["gather.v1", "gather.v2"])
+        XCTAssertEqual(WireProtocol.allCases.map(\.rawValue), ["gather.v1", "gather.v2", "club.v1"])
+        XCTAssertEqual(WireProtocol(rawValue: "club.v1"), .club)
         XCTAssertEqual(WireProtocol(rawValue: "gather.v2"), .v2)
         XCTAssertNil(WireProtocol(rawValue: "gather.v3"))
     }
