@@ -13,8 +13,13 @@ extension Tournament {
     /// none) is the earliest a scheduled match can still be expected.
     mutating func settle(after previous: Tournament?, now: Int64? = nil) {
         let groupMatches = matches.filter { $0.stage == .group }
+        var remaining: [TournamentTeam.ID: Int] = [:]
+        for match in groupMatches where match.status != .finished {
+            for team in [match.home, match.away].compactMap({ $0 }) { remaining[team, default: 0] += 1 }
+        }
         for index in groups.indices {
-            groups[index].table = TournamentTable.rank(teams: groups[index].teams, matches: groupMatches, settings: rules)
+            let table = TournamentTable.rank(teams: groups[index].teams, matches: groupMatches, settings: rules)
+            groups[index].table = TournamentTable.certainty(table, remaining: remaining, advance: rules.advance, settings: rules)
         }
         let groupsDone = groupStageFinished
         for index in matches.indices {

@@ -1,0 +1,94 @@
+"""The tournament's rules as the pages show them, in real Chromium at phone size against the real
+binary: a table marks a place only once it is certain ("through" only when certain), and the new
+tournament form offers the next quarter hour as its kick-off time."""
+import pytest
+from selenium.webdriver.common.by import By
+
+from gatherlib import PASSWORD, run
+from pages_support import ORGANISER
+from tournament_pages_support import (TEAMS8, add_pitches, connect_organiser, create_action, now_ms, perform, play,
+                                      venue_of_three_pitches)
+
+MARKS = """
+return [...document.querySelectorAll('#tournament-tables table.group-table tbody tr')].map((row) => ({
+  group: row.closest('table').dataset.group, team: Number(row.dataset.team),
+  mark: row.classList.contains('through') ? 'through' : row.classList.contains('out') ? 'out' : '',
+  words: row.querySelector('.visually-hidden') ? row.querySelector('.visually-hidden').textContent.trim() : ''}));
+"""
+
+
+@pytest.fixture(scope="module")
+def venue():
+    with venue_of_three_pitches() as server:
+        yield server
+
+
+async def create(server):
+    live = await connect_organiser(server)
+    pitches = await add_pitches(live, 2)
+    await perform(live, create_action(TEAMS8, 2, 2, pitches, now_ms() - 5 * 60000))
+    await live.close()
+
+
+async def play_group_a(server):
+    """Group A's six matches, the better seed winning each; group A's table, first to last."""
+    live = await connect_organiser(server)
+    for m in [m for m in live.snapshot["tournament"]["matches"] if m["group"] == "A"]:
+        await play(live, m["id"], 1, 0)
+    table = [row["team"] for row in live.snapshot["tournament"]["groups"][0]["table"]]
+    await live.close()
+    return table
+
+
+async def tidy(server):
+    live = await connect_organiser(server)
+    for m in live.snapshot["tournament"]["matches"]:
+        if m["status"] == "live":
+            await perform(live, {"kind": "cancelGather", "pitch": m["pitch"]})
+    await perform(live, {"kind": "cancelTournament"})
+    await live.close()
+
+
+@pytest.mark.parametrize("width", (390, 360))
+def test_a_table_marks_a_place_only_once_it_is_certain(venue, browsers, width):
+    server = venue
+    run(create(server))
+    try:
+        phone = browsers(server, width, 800)
+        phone.open("/")
+        phone.wait(lambda: phone.driver.execute_script(MARKS), 15, "the group tables")
+        before = phone.driver.execute_script(MARKS)
+        assert len(before) == 8
+        assert [row["mark"] for row in before] == [""] * 8, before
+        assert [row["words"] for row in before] == [""] * 8, before
+        # Group A's six matches, the better seed winning each: its places are settled, B's are not.
+        table_a = run(play_group_a(server))
+        phone.wait(lambda: any(row["mark"] for row in phone.driver.execute_script(MARKS)), 15, "group A's marks")
+        after = {(row["group"], row["team"]): row for row in phone.driver.execute_script(MARKS)}
+        assert [after[("A", team)]["mark"] for team in table_a] == ["through", "through", "out", "out"], after
+        assert [after[("A", team)]["words"] for team in table_a] == ["(goes through)"] * 2 + ["(out)"] * 2
+        assert all(row["mark"] == "" for key, row in after.items() if key[0] == "B"), after
+        violations = phone.axe()
+        assert not violations, [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+        assert phone.scroll_width() <= width
+        phone.driver.execute_script("document.querySelector('#tournament-tables').scrollIntoView()")
+        phone.screenshot(f"tournament-certain-places-{width}.png")
+        assert not phone.console_errors()
+    finally:
+        run(tidy(server))
+
+
+def test_the_form_offers_the_next_quarter_hour(venue, browsers):
+    phone = browsers(venue, 390, 844).login(ORGANISER, PASSWORD)
+    button = phone.find("#show-tournament")
+    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    phone.wait(lambda: phone.find("#tournament-form").is_displayed(), what="the new tournament form")
+    offered = phone.find("#tournament-form [name=startsAt]").get_attribute("value")
+    # Minutes from the phone's own clock to the time offered (the next day's when past midnight).
+    ahead = phone.driver.execute_script("""
+      const [h, m] = arguments[0].split(':').map(Number); const now = new Date();
+      const at = new Date(now); at.setHours(h, m, 0, 0); if (at < now) at.setDate(at.getDate() + 1);
+      return (at - now) / 60000;""", offered)
+    assert offered[-2:] in ("00", "15", "30", "45"), offered
+    assert 0 < ahead <= 15, (offered, ahead)
