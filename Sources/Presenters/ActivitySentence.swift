@@ -214,6 +214,7 @@ public enum ActivitySentence {
         case "resetTimer": "Reset the timer"
         case "endGather": "Ended the gather"
         case "cancelGather": "Cancelled the gather"
+        case "moveMatches": "Moved matches to another pitch"
         case "timerExpired": "Full time: the timer ran out"
         default: "Changed the gather (\(kind))"
         }
