@@ -92,3 +92,43 @@ def test_the_form_offers_the_next_quarter_hour(venue, browsers):
       return (at - now) / 60000;""", offered)
     assert offered[-2:] in ("00", "15", "30", "45"), offered
     assert 0 < ahead <= 15, (offered, ahead)
+
+
+def test_the_preview_crosses_four_groups_as_the_server_does(venue, browsers):
+    """Sixteen teams in four groups, two through: the form's preview pairs the quarter-finals
+    A1–B2, C1–D2, B1–A2, D1–C2, and the server makes exactly those matches."""
+    import json
+    phone = browsers(venue, 390, 844).login(ORGANISER, PASSWORD)
+    button = phone.find("#show-tournament")
+    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    phone.wait(lambda: phone.find("#tournament-form").is_displayed(), what="the new tournament form")
+    phone.fill("#tournament-form [name=name]", "Crossed Cup")
+    phone.fill("#tournament-form [name=teams]", "\n".join(f"Team {n:02d}" for n in range(1, 17)))
+    phone.driver.execute_script("document.querySelector('#tournament-form [name=groups]').value = '4'")
+    phone.fill("#tournament-form [name=advance]", "2")
+    preview = phone.find("#tournament-preview")
+    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", preview)
+    preview.click()
+    phone.wait(lambda: phone.find("#tournament-create-confirm").is_displayed(), what="the preview")
+    lines = {int(e.get_attribute("data-match")): e.text for e in phone.driver.find_elements(By.CSS_SELECTOR, ".tpreview-schedule li")}
+    quarters = [text.split(": ", 1)[1] for _, text in sorted(lines.items()) if "Quarter-final" in text]
+    assert quarters == ["A1 v B2", "C1 v D2", "B1 v A2", "D1 v C2"], quarters
+    violations = phone.axe()
+    assert not violations, [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+    confirm = phone.find("#tournament-create-confirm")
+    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", confirm)
+    confirm.click()
+    phone.wait(lambda: phone.driver.find_elements(By.CSS_SELECTOR, "#tournament-pitches .tpitch"), 15, "the tournament day")
+    _, _, body = venue.get("/api/tournament.json")
+    made = json.loads(body)
+    served = {m["id"]: f"{m['homeFrom']} v {m['awayFrom']}" for m in made["matches"] if m["stage"] == "quarterFinal"}
+    assert [served[i] for i in sorted(served)] == quarters
+    assert sorted(lines) == [m["id"] for m in made["matches"]]
+    run(tidy_created(venue))
+
+
+async def tidy_created(server):
+    live = await connect_organiser(server)
+    await perform(live, {"kind": "cancelTournament"})
+    await live.close()
