@@ -132,3 +132,58 @@ async def tidy_created(server):
     live = await connect_organiser(server)
     await perform(live, {"kind": "cancelTournament"})
     await live.close()
+
+
+async def create_on_three(server):
+    live = await connect_organiser(server)
+    pitches = await add_pitches(live, 3)
+    await perform(live, create_action(TEAMS8, 2, 2, pitches, now_ms() + 60 * 60000))
+    names = {p["id"]: p["name"] for p in live.snapshot["pitches"]}
+    on_three = [m["id"] for m in live.snapshot["tournament"]["matches"] if m["pitch"] == pitches[2]]
+    await live.close()
+    return pitches[2], names[pitches[2]], on_three
+
+
+@pytest.mark.parametrize("width", (390, 360))
+def test_a_pitch_with_unplayed_matches_says_which_and_moves_them(venue, browsers, width):
+    """Removing a pitch that still has tournament matches: the notice names them and nothing goes;
+    "Move matches" sends them to another pitch, after which the pitch can go."""
+    import json
+    third, name, on_three = run(create_on_three(venue))
+    try:
+        phone = browsers(venue, width, 800).login(ORGANISER, PASSWORD)
+        phone.click("#pitch-manage summary")
+        remove = phone.find(f"#pitch-list button.danger[aria-label='Remove {name}']")
+        phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", remove)
+        remove.click()
+        phone.wait(lambda: phone.driver.switch_to.alert, what="the confirmation").accept()
+        listed = ", ".join(map(str, on_three))
+        phone.wait(lambda: listed in phone.text("#notice"), 10, "the refusal naming the matches")
+        assert name in phone.text("#notice")
+        assert phone.driver.find_elements(By.CSS_SELECTOR, f"#pitch-list button.danger[aria-label='Remove {name}']"), \
+            "the pitch is still there"
+        form = phone.find(f"#pitch-list form.move-matches[data-pitch='{third}']")
+        violations = phone.axe()
+        assert not violations, [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+        small = phone.driver.execute_script("""
+          return [...document.querySelectorAll('#pitch-list form.move-matches select, #pitch-list form.move-matches button')]
+            .map((el) => el.getBoundingClientRect()).filter((box) => box.width < 44 || box.height < 44).length;""")
+        assert small == 0
+        assert phone.scroll_width() <= width
+        phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", form)
+        phone.screenshot(f"tournament-move-matches-{width}.png")
+        form.find_element(By.CSS_SELECTOR, "button").click()
+        phone.wait(lambda: not phone.driver.find_elements(By.CSS_SELECTOR, f"#pitch-list form.move-matches[data-pitch='{third}']"),
+                   10, "the matches moved")
+        made = json.loads(venue.get("/api/tournament.json")[2])
+        assert [m["pitch"] for m in made["matches"] if m["id"] in on_three] != [third] * len(on_three)
+        assert all(m["pitch"] != third for m in made["matches"])
+        remove = phone.find(f"#pitch-list button.danger[aria-label='Remove {name}']")
+        phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", remove)
+        remove.click()
+        phone.wait(lambda: phone.driver.switch_to.alert, what="the confirmation").accept()
+        phone.wait(lambda: not phone.driver.find_elements(By.CSS_SELECTOR, f"#pitch-list button.danger[aria-label='Remove {name}']"),
+                   10, "the pitch removed")
+        assert not phone.console_errors()
+    finally:
+        run(tidy_created(venue))
