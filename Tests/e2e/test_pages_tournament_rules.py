@@ -187,3 +187,52 @@ def test_a_pitch_with_unplayed_matches_says_which_and_moves_them(venue, browsers
         assert not phone.console_errors()
     finally:
         run(tidy_created(venue))
+
+
+async def create_ahead(server):
+    live = await connect_organiser(server)
+    pitches = await add_pitches(live, 2)
+    await perform(live, create_action(TEAMS8, 2, 2, pitches[:2], now_ms() + 60 * 60000))
+    await live.close()
+
+
+async def end_pitch(server, pitch):
+    live = await connect_organiser(server)
+    await perform(live, {"kind": "endGather", "pitch": pitch})
+    await live.close()
+
+
+def test_starting_early_brings_the_pitchs_day_forward(venue, browsers):
+    """A day planned an hour ahead: "Start now and bring the day forward" sends startEarly, and
+    once that match ends the next on its pitch is expected a break later, before its plan."""
+    import json
+    run(create_ahead(venue))
+    try:
+        phone = browsers(venue, 390, 844).login(ORGANISER, PASSWORD)
+        button = phone.find("#show-tournament")
+        phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        phone.wait(lambda: phone.driver.find_elements(By.CSS_SELECTOR, "#tournament-pitches .start-early[data-match='1']"),
+                   15, "the early start of match 1")
+        violations = phone.axe()
+        assert not violations, [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+        small = phone.driver.execute_script("""
+          return [...document.querySelectorAll('#tournament-pitches button')].map((el) => el.getBoundingClientRect())
+            .filter((box) => box.width > 0 && (box.width < 44 || box.height < 44)).length;""")
+        assert small == 0
+        early = phone.find("#tournament-pitches .start-early[data-match='1']")
+        phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", early)
+        phone.screenshot("tournament-start-early-390.png")
+        early.click()
+        phone.wait(lambda: json.loads(venue.get("/api/tournament.json")[2])["matches"][0]["status"] == "live", 10, "match 1 live")
+        made = json.loads(venue.get("/api/tournament.json")[2])
+        pitch = made["matches"][0]["pitch"]
+        run(end_pitch(venue, pitch))
+        ended = now_ms()
+        made = json.loads(venue.get("/api/tournament.json")[2])
+        following = sorted((m for m in made["matches"] if m["pitch"] == pitch and m["status"] == "scheduled"),
+                           key=lambda m: (m["plannedAt"], m["id"]))[0]
+        assert following["expectedAt"] < following["plannedAt"], following
+        assert abs(following["expectedAt"] - (ended + made["rules"]["breakMinutes"] * 60000)) < 5000, following
+    finally:
+        run(tidy_created(venue))
