@@ -58,8 +58,30 @@ export class PitchSwitcher {
           type: "button", class: "danger", disabled: !!pitch.gather, "aria-label": t("org.remove_pitch", { pitch: pitch.name }),
           title: pitch.gather ? t("org.pitch_has_gather") : null,
           onclick: () => { if (confirm(t("org.confirm_remove_pitch", { pitch: pitch.name }))) this.perform({ kind: "removePitch", pitch: pitch.id }); },
-        }, t("org.remove"))));
+        }, t("org.remove"))), this.moveForm(state, pitch));
     }));
+  }
+
+  /**
+   * A pitch with unplayed tournament matches cannot be removed (the server names them); this
+   * moves them all to another of the tournament's pitches first (`moveMatches`). Nothing without
+   * a tournament, or when the pitch has nothing left to play.
+   */
+  moveForm(state, pitch) {
+    const cup = state.tournament;
+    if (!cup || cup.phase === "finished") return null;
+    if (!cup.matches.some((match) => match.pitch === pitch.id && match.status === "scheduled")) return null;
+    const targets = cup.rules.pitches.filter((id) => id !== pitch.id && pitchById(state, id));
+    if (!targets.length) return null;
+    const select = h("select", { name: "to", "aria-label": t("org.move_matches_to", { pitch: pitch.name }) },
+      targets.map((id) => h("option", { value: id }, pitchById(state, id).name)));
+    const move = (event) => {
+      event.preventDefault();
+      this.perform({ kind: "moveMatches", from: pitch.id, to: Number(select.value) });
+    };
+    return h("form", { class: "row move-matches", dataset: { pitch: pitch.id }, onsubmit: move },
+      h("label", {}, t("org.move_matches_to", { pitch: pitch.name }), " ", select),
+      h("button", { type: "submit", class: "secondary" }, t("org.move_matches")));
   }
 }
 

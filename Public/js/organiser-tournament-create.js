@@ -44,6 +44,17 @@ export function startFromTime(value, now = Date.now()) {
   return start.getTime();
 }
 
+/**
+ * The kick-off time the form offers: the next quarter hour on this phone's clock (10:07 → 10:15,
+ * 10:15 → 10:30), as "HH:MM", since a day starts on the quarter, not 10 minutes after the form opened.
+ */
+export function nextQuarterHour(now = Date.now()) {
+  const next = new Date(now);
+  next.setSeconds(0, 0);
+  next.setMinutes((Math.floor(next.getMinutes() / 15) + 1) * 15);
+  return `${String(next.getHours()).padStart(2, "0")}:${String(next.getMinutes()).padStart(2, "0")}`;
+}
+
 export class TournamentCreate {
   constructor(live, perform) {
     Object.assign(this, { live, perform });
@@ -55,8 +66,7 @@ export class TournamentCreate {
   field(label, input) { return h("label", {}, label, " ", input); }
 
   build() {
-    const now = new Date(Date.now() + 10 * 60000);
-    const time = `${String(now.getHours()).padStart(2, "0")}:${String(now.getMinutes()).padStart(2, "0")}`;
+    const time = nextQuarterHour();
     this.form = h("form", { class: "stack", id: "tournament-form", oninput: () => this.staleIfChanged() },
       this.field(WORDS.name, h("input", { name: "name", required: true, maxlength: "60", value: WORDS.defaultName })),
       this.field(WORDS.teams, h("textarea", { name: "teams", rows: "8", required: true, autocapitalize: "words" })),

@@ -14,6 +14,8 @@ const WORDS = {
   nextUp: t("tour.label", { label: t("tour.next") }),
   start: t("tour.start_match"),
   startLabel: (home, away, pitch) => t("tour.start_match_of", { home, away, pitch }),
+  startEarly: t("tour.start_early"),
+  startEarlyLabel: (pitch) => t("tour.start_early_on", { pitch }),
   open: t("tour.open_match"),
   waiting: t("tour.waiting_for_teams"),
   pitchBusy: t("tour.pitch_busy"),
@@ -92,13 +94,17 @@ export class TournamentDay {
         h("p", { class: "hint" }, `${timeText(next.expectedAt)}${late ? ` · ${late}` : ""}${reason ? ` · ${reason}` : ""}`),
         h("button", { type: "button", class: "start-match", disabled: !!reason, dataset: { match: next.id },
           "aria-label": WORDS.startLabel(sideName(tournament, next, "home"), sideName(tournament, next, "away"), name),
-          onclick: () => this.start(next.id, pitch) }, WORDS.start));
+          onclick: () => this.start(next.id, pitch) }, WORDS.start),
+        // Before its planned time the day may run early: its pitch's next matches then move earlier
+        // too (`startEarly`); the plain button keeps them at their planned times.
+        !reason && Date.now() < next.plannedAt ? h("button", { type: "button", class: "secondary start-early", dataset: { match: next.id },
+          "aria-label": WORDS.startEarlyLabel(name), onclick: () => this.start(next.id, pitch, true) }, WORDS.startEarly) : null);
     }
     return h("li", { class: "tpitch", dataset: { pitch } }, h("h3", {}, name), liveLine, nextLine);
   }
 
-  async start(match, pitch) {
-    const reply = await this.perform({ kind: "startMatch", match });
+  async start(match, pitch, startEarly = false) {
+    const reply = await this.perform({ kind: "startMatch", match, ...(startEarly ? { startEarly: true } : {}) });
     if (reply.type === "ack") this.openPitch(pitch);
   }
 

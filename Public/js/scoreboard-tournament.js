@@ -10,7 +10,7 @@ import { paintKits } from "./kit.js";
 import { t } from "./i18n.js";
 import { fitLines } from "./scoreboard-fit.js";
 import { TEXT } from "./tournament-text.js";
-import { delayText, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
+import { delayText, fateClass, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
 
 /** The whole cycle of pages takes at most this long. */
 export const CYCLE_MS = 30_000;
@@ -137,7 +137,7 @@ export class TournamentBoard {
     return h("div", { class: "tb-tables", dataset: { count: groups.length } }, groups.map((group) => h("table", { class: "tb-table", dataset: { group: group.name } },
       h("caption", {}, TEXT.group(group.name)),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, TEXT.table.team), WORDS.cols.map((key) => h("th", { scope: "col" }, h("abbr", { title: TEXT.tableFull[key] }, TEXT.table[key]))))),
-      h("tbody", {}, group.table.map((row, index) => h("tr", { class: index < tournament.rules.advance ? "through" : null },
+      h("tbody", {}, group.table.map((row, index) => h("tr", { class: fateClass(row) || null },
         h("th", { scope: "row" }, `${index + 1}. ${(teamById(tournament, row.team) || { name: "?" }).name}`),
         [row.played, row.won, row.drawn, row.lost, row.goalDifference > 0 ? `+${row.goalDifference}` : row.goalDifference, row.points]
           .map((value) => h("td", {}, value))))))));

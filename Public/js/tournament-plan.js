@@ -111,11 +111,7 @@ export function planMatches(teamCount, groupCount, rules) {
     slot += Math.ceil(places.length / pitches.length);
     return ids;
   };
-  const seeds = [];
-  for (let rank = 1; rank <= rules.advance; rank += 1) for (let group = 0; group < groupCount; group += 1) seeds.push(`${groupName(group)}${rank}`);
-  const order = bracketOrder(seeds.length);
-  const firstRound = [];
-  for (let index = 0; index < order.length; index += 2) firstRound.push([seeds[order[index] - 1], seeds[order[index + 1] - 1]]);
+  const firstRound = firstRoundPlaces(groupCount, rules.advance);
   let previous = round(ROUND_STAGE[firstRound.length] || "final", firstRound);
   while (previous.length > 1) {
     const winners = [];
@@ -124,6 +120,25 @@ export function planMatches(teamCount, groupCount, rules) {
     previous = round(ROUND_STAGE[winners.length] || "final", winners);
   }
   return { groups, matches, groupSlots: stage.length, slots: slot };
+}
+
+/**
+ * The first knockout round's pairs, as the server makes them: with exactly two through from each
+ * of an even number of groups, the crossed pairing (A1–B2, C1–D2, …, then B1–A2, D1–C2, …) that
+ * keeps a group's two teams apart until the final; otherwise consecutive pairs of order(K).
+ */
+export function firstRoundPlaces(groupCount, advance) {
+  const firstRound = [];
+  if (advance === 2 && groupCount % 2 === 0) {
+    for (let group = 0; group < groupCount; group += 2) firstRound.push([`${groupName(group)}1`, `${groupName(group + 1)}2`]);
+    for (let group = 0; group < groupCount; group += 2) firstRound.push([`${groupName(group + 1)}1`, `${groupName(group)}2`]);
+    return firstRound;
+  }
+  const seeds = [];
+  for (let rank = 1; rank <= advance; rank += 1) for (let group = 0; group < groupCount; group += 1) seeds.push(`${groupName(group)}${rank}`);
+  const order = bracketOrder(seeds.length);
+  for (let index = 0; index < order.length; index += 2) firstRound.push([seeds[order[index] - 1], seeds[order[index + 1] - 1]]);
+  return firstRound;
 }
 
 /**

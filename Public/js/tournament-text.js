@@ -43,5 +43,6 @@ export const TEXT = {
   tableFull: { played: t("tour.col_played_full"), won: t("tour.col_won_full"), drawn: t("tour.col_drawn_full"),
     lost: t("tour.col_lost_full"), goalDifference: t("tour.col_goal_difference_full"), points: t("tour.col_points_full") },
   through: t("tour.goes_through"),
+  out: t("tour.is_out"),
   noTournament: t("tour.no_tournament"),
 };

@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { TEXT } from "./tournament-text.js";
-import { delayText, knockoutRounds, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
+import { delayText, fateClass, knockoutRounds, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
 
 const COLUMNS = ["played", "won", "drawn", "lost", "goalDifference", "points"];
 
@@ -14,19 +14,18 @@ export function teamLink(tournament, teamId, linkTeams, fallback = TEXT.unknownT
   return linkTeams ? h("a", { href: `/?team=${team.id}`, class: "team-link", dataset: { team: team.id } }, team.name) : team.name;
 }
 
-/** A group's table, first to last; the places that go through are marked, the followed team bold. */
+/** A group's table, first to last; a place is marked only once certain, the followed team bold. */
 export function groupTable(tournament, group, { linkTeams = false, highlight = null } = {}) {
-  const advance = tournament.rules.advance;
   return h("table", { class: "standings group-table", dataset: { group: group.name } },
     h("caption", {}, TEXT.group(group.name)),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, TEXT.table.team),
       COLUMNS.map((key) => h("th", { scope: "col", class: "num" }, h("abbr", { title: TEXT.tableFull[key] }, TEXT.table[key]))))),
     h("tbody", {}, group.table.map((row, index) => h("tr", {
-      class: [index < advance ? "through" : "", row.team === highlight ? "followed" : ""].filter(Boolean).join(" ") || null,
+      class: [fateClass(row), row.team === highlight ? "followed" : ""].filter(Boolean).join(" ") || null,
       dataset: { team: row.team } },
     h("th", { scope: "row" }, h("span", { class: "rank" }, `${index + 1}.`), " ", teamLink(tournament, row.team, linkTeams),
-      index < advance ? h("span", { class: "visually-hidden" }, ` (${TEXT.through})`) : null),
+      row.qualified || row.eliminated ? h("span", { class: "visually-hidden" }, ` (${row.qualified ? TEXT.through : TEXT.out})`) : null),
     COLUMNS.map((key) => h("td", {}, key === "goalDifference" && row[key] > 0 ? `+${row[key]}` : row[key]))))));
 }
 

@@ -117,3 +117,8 @@ export function calendarLink(teamId, where = location, agent = navigator.userAge
   const webcal = /iPhone|iPad|Macintosh/.test(agent) && !/Android/.test(agent);
   return webcal ? `webcal://${where.host}${path}` : path;
 }
+
+/** The class a table row's certain fate gives it: "through" once `qualified`, "out" once `eliminated`, none before. */
+export function fateClass(row) {
+  return row.qualified ? "through" : row.eliminated ? "out" : "";
+}

@@ -37,9 +37,13 @@ public enum TournamentAction: Equatable, Sendable {
     /// clock when applied (only then are both known).
     case create(JSONValue)
     case setTeam(TournamentTeam.ID, TournamentTeamChanges)
-    case startMatch(TournamentMatch.ID)
+    /// `startEarly`: the organiser lets the day run early (the pitch's next matches may be
+    /// expected before their planned times).
+    case startMatch(TournamentMatch.ID, startEarly: Bool = false)
     case correctResult(TournamentMatch.ID, score: HomeAway, penalties: HomeAway?)
     case cancel
+    /// `moveMatches`: every unplayed match of pitch `from` goes to pitch `to`.
+    case moveMatches(from: Pitch.ID, to: Pitch.ID)
 
     public var kind: ActionKind {
         switch self {
@@ -48,6 +52,7 @@ public enum TournamentAction: Equatable, Sendable {
         case .startMatch: .startMatch
         case .correctResult: .correctResult
         case .cancel: .cancelTournament
+        case .moveMatches: .moveMatches
         }
     }
 }
@@ -223,6 +228,9 @@ public struct Rejection: Error, Equatable, Sendable, Codable {
     public let code: RejectionCode
     public let message: String
     public let reason: Sentence
+    /// The tournament matches the refusal is about, sent as the `rejected` message's `matches`
+    /// (a pitch with unplayed matches cannot be removed); nil for every other refusal.
+    public var matches: [Int]?
 
     /// A rejection whose sentence has no key of its own: its code's generic key.
     public init(_ code: RejectionCode, _ message: String) {

@@ -76,12 +76,16 @@ public enum ActionDecoder {
             let (team, changes) = try TournamentActionFields.teamChanges(json).get()
             return .tournament(.setTeam(team, changes))
         case .startMatch:
-            return .tournament(.startMatch(try TournamentActionFields.match(json).get()))
+            let (match, startEarly) = try TournamentActionFields.start(json).get()
+            return .tournament(.startMatch(match, startEarly: startEarly))
         case .correctResult:
             let (match, score, penalties) = try TournamentActionFields.correction(json).get()
             return .tournament(.correctResult(match, score: score, penalties: penalties))
         case .cancelTournament:
             return .tournament(.cancel)
+        case .moveMatches:
+            let (from, to) = try TournamentActionFields.move(json).get()
+            return .tournament(.moveMatches(from: from, to: to))
         }
     }
 
@@ -151,7 +155,7 @@ public enum ActionDecoder {
         case .endGather: return .endGather
         case .cancelGather: return .cancelGather
         case .addPlayer, .editPlayer, .removePlayer, .addPitch, .renamePitch, .removePitch, .timerExpired,
-             .createTournament, .setTournamentTeam, .startMatch, .correctResult, .cancelTournament:
+             .createTournament, .setTournamentTeam, .startMatch, .correctResult, .cancelTournament, .moveMatches:
             throw invalid("Unknown action \"\(kind.rawValue)\".")
         }
     }

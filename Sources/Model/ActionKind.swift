@@ -11,7 +11,7 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case balanceTeams
     case setTimer, startTimer, pauseTimer, resetTimer, endGather, cancelGather
     // MARK: A tournament
-    case createTournament, setTournamentTeam, startMatch, correctResult, cancelTournament
+    case createTournament, setTournamentTeam, startMatch, correctResult, cancelTournament, moveMatches
     // MARK: The server's own
     /// A countdown ran out: the server's change, journalled like a command but never sent by one.
     case timerExpired
@@ -23,7 +23,7 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     public var isGatherAction: Bool {
         switch self {
         case .addPlayer, .editPlayer, .removePlayer, .addPitch, .renamePitch, .removePitch, .timerExpired: false
-        case .createTournament, .setTournamentTeam, .startMatch, .correctResult, .cancelTournament: false
+        case .createTournament, .setTournamentTeam, .startMatch, .correctResult, .cancelTournament, .moveMatches: false
         default: true
         }
     }

@@ -26,7 +26,7 @@ extension GatherRules {
 
         case .cancelGather:
             let gather = try activeGather(pitch)
-            try unstartTournamentMatch(cancelledGather: gather, in: &state)
+            try unstartTournamentMatch(cancelledGather: gather, in: &state, at: context.now)
             state.pitches[index].gather = nil
 
         case .assign(let id, let placement):

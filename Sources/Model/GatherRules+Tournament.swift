@@ -20,10 +20,12 @@ extension GatherRules {
         case .create: return
         case .setTeam(let id, let changes):
             try tournament.setTeam(id, changes, roster: Set(state.players.map(\.id)))
-        case .startMatch(let id):
-            try startMatch(id, of: &tournament, in: &state, context)
+        case .startMatch(let id, let startEarly):
+            try startMatch(id, startEarly: startEarly, of: &tournament, in: &state, context)
         case .correctResult(let id, let score, let penalties):
-            try tournament.correctResult(id, score: score, penalties: penalties)
+            try tournament.correctResult(id, score: score, penalties: penalties, at: context.now)
+        case .moveMatches(let from, let to):
+            try tournament.moveMatches(from: from, to: to, venuePitches: Set(state.pitches.map(\.id)), now: context.now)
         case .cancel:
             guard tournament.phase != .finished else {
                 throw Rejection(.wrongPhase, .tournamentFinished, ["tournament": .text(tournament.name)],
@@ -41,10 +43,10 @@ extension GatherRules {
 
     /// `startMatch`: the match's checks first (`wrong_phase`), then the venue's: its pitch free and
     /// no roster player on another pitch (`in_use`). The gather starts live, Team A at home.
-    private static func startMatch(_ id: TournamentMatch.ID, of tournament: inout Tournament, in state: inout GatherState,
-                                   _ context: ActionContext) throws {
+    private static func startMatch(_ id: TournamentMatch.ID, startEarly: Bool, of tournament: inout Tournament,
+                                   in state: inout GatherState, _ context: ActionContext) throws {
         let before = tournament
-        try tournament.startMatch(id, at: context.now)
+        try tournament.startMatch(id, at: context.now, startEarly: startEarly)
         guard let match = tournament.match(id), let index = state.pitchIndex(match.pitch) else {
             throw Rejection(.notFound, .matchPitchGone, ["match": .number(id)], "Match \(id)'s pitch is no longer at the venue; add it back first.")
         }
@@ -90,9 +92,9 @@ extension GatherRules {
     }
 
     /// `cancelGather` of a match's gather: the match is `scheduled` again.
-    static func unstartTournamentMatch(cancelledGather gather: ActiveGather, in state: inout GatherState) throws {
+    static func unstartTournamentMatch(cancelledGather gather: ActiveGather, in state: inout GatherState, at now: Int64) throws {
         guard let match = tournamentMatch(of: gather, in: state), var tournament = state.tournament else { return }
-        try tournament.cancelMatch(match)
+        try tournament.cancelMatch(match, at: now)
         state.tournament = tournament
     }
 
@@ -103,7 +105,11 @@ extension GatherRules {
         case .create, .cancel: return [.tournamentSettings]
         case .setTeam(let id, _): return [.tournamentTeam(id)]
         case .correctResult(let id, _, _): return [.tournamentMatch(id)]
-        case .startMatch(let id):
+        case .moveMatches(let from, let to):
+            // Every match it moves, and both pitches' order of play.
+            let moving = state.tournament?.unplayedMatches(on: from) ?? []
+            return Set(moving.map(Subject.tournamentMatch)).union([.pitch(from), .pitch(to)])
+        case .startMatch(let id, _):
             var subjects: Set<Subject> = [.tournamentMatch(id)]
             guard let tournament = state.tournament, let match = tournament.match(id) else { return subjects }
             for team in [match.home, match.away].compactMap({ $0 }) { subjects.insert(.tournamentTeam(team)) }

@@ -154,6 +154,7 @@ public enum GatherRules {
             guard state.pitches[index].gather == nil else {
                 throw Rejection(.inUse, .pitchInUse, ["pitch": .text(state.pitches[index].name)], "\(state.pitches[index].name) has a gather under way; end or cancel it first.")
             }
+            if let refusal = state.tournament?.refusalToRemove(pitch: id, named: state.pitches[index].name) { throw refusal }
             state.pitches.remove(at: index)
 
         case .onPitch(let pitchID, let action):

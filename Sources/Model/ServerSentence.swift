@@ -45,6 +45,8 @@ public enum SentenceKey: String, CaseIterable, Sendable, Codable {
     case penaltiesNotLevel = "penalties_not_level", penaltiesGroupMatch = "penalties_group_match"
     case penaltiesNoMatch = "penalties_no_match", penaltiesRange = "penalties_range", penaltiesEqual = "penalties_equal"
     case teamNameTaken = "team_name_taken", playerOnOtherTeam = "player_on_other_team"
+    case pitchHasMatches = "pitch_has_matches", noMatchesToMove = "no_matches_to_move"
+    case moveToTournamentPitch = "move_to_tournament_pitch"
 
     // MARK: Rejections and errors of the Coordinator
     case logInFirst = "log_in_first", watchingAddress = "watching_address", badBase = "bad_base"
@@ -75,6 +77,7 @@ public enum SentenceKey: String, CaseIterable, Sendable, Codable {
     case changedGather = "changed_gather"
     case createdTournament = "created_tournament", changedTournamentTeam = "changed_tournament_team"
     case startedMatch = "started_match", correctedResult = "corrected_result", cancelledTournament = "cancelled_tournament"
+    case movedMatches = "moved_matches"
     /// Activity of journal rows older than keyed sentences: what their kind says (`kind` param).
     case earlierChange = "earlier_change"
 

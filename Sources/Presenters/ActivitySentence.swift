@@ -53,9 +53,12 @@ public enum ActivitySentence {
         case .create: return (Sentence(.createdTournament, ["name": .text(after?.name ?? "")]), nil)
         case .setTeam(let id, _):
             return (Sentence(.changedTournamentTeam, ["team": .text(after?.team(id)?.name ?? "\(id)")]), nil)
-        case .startMatch(let id): return (match(.startedMatch, id), after?.match(id)?.pitch)
+        case .startMatch(let id, _): return (match(.startedMatch, id), after?.match(id)?.pitch)
         case .correctResult(let id, _, _): return (match(.correctedResult, id), nil)
         case .cancel: return (Sentence(.cancelledTournament, ["name": .text(before?.name ?? "")]), nil)
+        case .moveMatches(let from, let to):
+            let count = before?.unplayedMatches(on: from).count ?? 0
+            return (Sentence(.movedMatches, ["from": .number(from), "to": .number(to), "count": .number(count)]), to)
         }
     }
 
@@ -183,6 +186,7 @@ public enum ActivitySentence {
         case .startedMatch: return "Started match \(text("match")) (\(text("home")) v \(text("away")))"
         case .correctedResult: return "Corrected the result of match \(text("match")) (\(text("home")) v \(text("away")))"
         case .cancelledTournament: return "Cancelled the tournament \(text("name"))"
+        case .movedMatches: return "Moved \(text("count")) \(text("count") == "1" ? "match" : "matches") from pitch \(text("from")) to pitch \(text("to"))"
         default: return "Changed the gather"
         }
     }
@@ -210,6 +214,7 @@ public enum ActivitySentence {
         case "resetTimer": "Reset the timer"
         case "endGather": "Ended the gather"
         case "cancelGather": "Cancelled the gather"
+        case "moveMatches": "Moved matches to another pitch"
         case "timerExpired": "Full time: the timer ran out"
         default: "Changed the gather (\(kind))"
         }

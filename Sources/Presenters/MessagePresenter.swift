@@ -31,9 +31,12 @@ public enum MessagePresenter {
         case .ack(let id, let version):
             return ["type": "ack", "id": .string(id), "version": .int(version)]
         case .rejected(let id, let rejection, let version):
-            return ["type": "rejected", "id": .string(id), "code": .string(rejection.code.rawValue),
-                    "message": .string(rejection.message), "version": .int(version),
-                    "reason": .string(rejection.reason.key.rawValue), "params": rejection.reason.paramsJSON]
+            var members: [String: JSONValue] = [
+                "type": "rejected", "id": .string(id), "code": .string(rejection.code.rawValue),
+                "message": .string(rejection.message), "version": .int(version),
+                "reason": .string(rejection.reason.key.rawValue), "params": rejection.reason.paramsJSON]
+            if let matches = rejection.matches { members["matches"] = .array(matches.map { .int($0) }) }
+            return .object(members)
         case .account(let id, let reply):
             return AccountPresenter.json(id, reply)
         case .activity(let id, let items):

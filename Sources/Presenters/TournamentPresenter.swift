@@ -63,7 +63,8 @@ public enum TournamentPresenter {
             "table": .array(group.table.map { row in
                 ["team": .int(row.team), "played": .int(row.played), "won": .int(row.won), "drawn": .int(row.drawn),
                  "lost": .int(row.lost), "goalsFor": .int(row.goalsFor), "goalsAgainst": .int(row.goalsAgainst),
-                 "goalDifference": .int(row.goalDifference), "points": .int(row.points)]
+                 "goalDifference": .int(row.goalDifference), "points": .int(row.points),
+                 "qualified": .bool(row.qualified), "eliminated": .bool(row.eliminated)]
             }),
         ]
     }

@@ -103,10 +103,15 @@ final class TournamentResultCoordinatorTests: TournamentCoordinatorTestCase {
         harness.command(ann, id: "cancel", ["kind": "cancelGather"]) { state in
             state.pitches[0].gather = nil
             state.tournament = before.tournament
-            // Its time (and the final's on the same pitch) moved at kickoff and moved back now: the
-            // calendar's SEQUENCE went up twice.
-            state.tournament!.matches[0].revision = 2
-            state.tournament!.matches[2].revision = 2
+            // The clock moved on since their planned start: a match not started by now is expected
+            // now (release 5). Every time moved once, at match 1's kickoff (cancelled at that same
+            // moment, nothing moves again): the calendar's SEQUENCE went up once.
+            let now = self.harness.clock.now
+            XCTAssertGreaterThan(now, before.tournament!.matches[0].plannedAt)
+            state.tournament!.matches[0].expectedAt = now
+            state.tournament!.matches[1].expectedAt = now
+            state.tournament!.matches[2].expectedAt = now + state.tournament!.rules.slotMs
+            for index in 0..<3 { state.tournament!.matches[index].revision = 1 }
         }
         XCTAssertEqual(harness.state.tournament?.match(1)?.status, .scheduled)
     }

@@ -35,6 +35,7 @@ final class ActionKindTests: XCTestCase {
         .startMatch: ["kind": "startMatch", "match": 1],
         .correctResult: ["kind": "correctResult", "match": 1, "score": ["home": 2, "away": 1]],
         .cancelTournament: ["kind": "cancelTournament"],
+        .moveMatches: ["kind": "moveMatches", "from": 3, "to": 1],
     ]
 
     func testTheDecoderReadsEveryCommandKindAndActionKindNamesItBack() {

@@ -53,7 +53,7 @@ final class TournamentTransitionsTests: XCTestCase {
         try Self.playGroups(&tournament)
         XCTAssertEqual(tournament.phase, .knockout)
         XCTAssertEqual(tournament.groups.map { $0.table.map(\.team) }, [[1, 3, 5, 7], [2, 4, 6, 8]])
-        XCTAssertEqual(tournament.groups[0].table[0], TableRow(team: 1, played: 3, won: 3, goalsFor: 3, goalsAgainst: 0, points: 9))
+        XCTAssertEqual(tournament.groups[0].table[0], TableRow(team: 1, played: 3, won: 3, goalsFor: 3, goalsAgainst: 0, points: 9, qualified: true))
         // A1–B2 and B1–A2.
         XCTAssertEqual([13, 14].map { [tournament.match($0)!.home, tournament.match($0)!.away] }, [[1, 4], [2, 3]])
         XCTAssertNil(tournament.match(15)!.home)
@@ -174,7 +174,7 @@ final class TournamentTransitionsTests: XCTestCase {
         }
         // A correction that leaves the places as they were is fine.
         try tournament.correctResult(reds, score: HomeAway(home: 4, away: 0), penalties: nil)
-        XCTAssertEqual(tournament.groups[0].table[0], TableRow(team: 1, played: 3, won: 3, goalsFor: 6, goalsAgainst: 0, points: 9))
+        XCTAssertEqual(tournament.groups[0].table[0], TableRow(team: 1, played: 3, won: 3, goalsFor: 6, goalsAgainst: 0, points: 9, qualified: true))
     }
 
     func testCorrectingAKnockoutResultMovesTheWinnerOnUnlessTheNextMatchStarted() throws {
@@ -206,6 +206,8 @@ final class TournamentTransitionsTests: XCTestCase {
         var tournament = fresh
         let pitchOne = fresh.matches.filter { $0.pitch == 1 }.map(\.id)
         let pitchTwo = fresh.matches.filter { $0.pitch == 2 }.map(\.id)
+        // Pitch 2 on time (a match not started by now would be expected now, not at its planned time).
+        try tournament.startMatch(pitchTwo[0], at: Self.start)
         try tournament.startMatch(pitchOne[0], at: Self.start + 7 * Self.minute)
         XCTAssertEqual(tournament.match(pitchOne[0])!.expectedAt, Self.start + 7 * Self.minute, "its kickoff")
         for id in pitchOne.dropFirst() {

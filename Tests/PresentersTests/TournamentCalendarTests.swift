@@ -59,6 +59,7 @@ final class TournamentCalendarTests: XCTestCase {
 
     func testTheUIDStaysAndTheSequenceGoesUpWhenAMatchMovesOrGetsItsTeams() throws {
         var tournament = TournamentSample.eightTeams()
+        try tournament.startMatch(2, at: TournamentSample.start)  // pitch 2 on time
         let before = events(TournamentCalendar.ics(tournament, pitchNames: [:], now: now))
         try tournament.startMatch(1, at: TournamentSample.start + 7 * TournamentSample.minute)  // 7 minutes late
         let after = events(TournamentCalendar.ics(tournament, pitchNames: [:], now: now))

@@ -9,11 +9,17 @@ extension Tournament {
     }
 
     /// Settles the derived parts; `previous` (the value before the transition) decides which
-    /// matches moved and so get a new `revision`.
-    mutating func settle(after previous: Tournament?) {
+    /// matches moved and so get a new `revision`; `now` (the transition's moment, nil when it has
+    /// none) is the earliest a scheduled match can still be expected.
+    mutating func settle(after previous: Tournament?, now: Int64? = nil) {
         let groupMatches = matches.filter { $0.stage == .group }
+        var remaining: [TournamentTeam.ID: Int] = [:]
+        for match in groupMatches where match.status != .finished {
+            for team in [match.home, match.away].compactMap({ $0 }) { remaining[team, default: 0] += 1 }
+        }
         for index in groups.indices {
-            groups[index].table = TournamentTable.rank(teams: groups[index].teams, matches: groupMatches, settings: rules)
+            let table = TournamentTable.rank(teams: groups[index].teams, matches: groupMatches, settings: rules)
+            groups[index].table = TournamentTable.certainty(table, remaining: remaining, advance: rules.advance, settings: rules)
         }
         let groupsDone = groupStageFinished
         for index in matches.indices {
@@ -23,7 +29,7 @@ extension Tournament {
             }
             matches[index].winner = Self.winner(of: matches[index])
         }
-        settleExpectedTimes()
+        settleExpectedTimes(now: now)
         if matches.allSatisfy({ $0.status == .finished }) {
             phase = .finished
             champion = matches.last { $0.stage == .final }?.winner
@@ -35,7 +41,7 @@ extension Tournament {
             for index in matches.indices {
                 guard let before = previous.match(matches[index].id) else { continue }
                 if before.expectedAt != matches[index].expectedAt || before.home != matches[index].home
-                    || before.away != matches[index].away
+                    || before.away != matches[index].away || before.pitch != matches[index].pitch
                 {
                     matches[index].revision = before.revision + 1
                 }
@@ -65,25 +71,31 @@ extension Tournament {
         return penalties.home > penalties.away ? home : away
     }
 
-    /// `expectedAt` along each pitch, in schedule order: a live or finished match's is its
-    /// kickoff (kept as set when it started); a scheduled one's is the later of `plannedAt` and
-    /// the end of the match before it on that pitch plus the break, where a finished match ended
-    /// when its gather did, a live one ends `matchMinutes` after its kickoff, and a scheduled one
-    /// `matchMinutes` after its own `expectedAt`. (Matches are sorted by id, and ids follow the
-    /// slots, so array order is schedule order.)
-    private mutating func settleExpectedTimes() {
+    /// `expectedAt` along each pitch, in schedule order (docs/PROTOCOL.md "Times follow the day
+    /// both ways"): a live or finished match's is its kickoff (kept as set when it started); a
+    /// scheduled one's is the latest of its `plannedAt`, the moment its pitch is free (the match
+    /// before it there ended when its gather did, a live one ends `matchMinutes` after its
+    /// kickoff, a scheduled one `matchMinutes` after its own `expectedAt`; plus the break) and
+    /// `now`. After a match started with `startEarly` the pitch's next matches may be expected
+    /// before their planned times (the day runs early); otherwise `plannedAt` is the floor.
+    /// (Matches are sorted by id, and ids follow the slots, so array order is schedule order.)
+    private mutating func settleExpectedTimes(now: Int64?) {
         var previousEnd: [Pitch.ID: Int64] = [:]
+        var runsEarly: [Pitch.ID: Bool] = [:]
         for index in matches.indices {
             let pitch = matches[index].pitch
             switch matches[index].status {
             case .scheduled:
-                let earliest = previousEnd[pitch].map { $0 + rules.breakMs } ?? matches[index].plannedAt
-                matches[index].expectedAt = max(matches[index].plannedAt, earliest)
+                let free = previousEnd[pitch].map { $0 + rules.breakMs }
+                let floor = runsEarly[pitch] == true ? (free ?? matches[index].plannedAt) : matches[index].plannedAt
+                matches[index].expectedAt = max(floor, free ?? floor, now ?? floor)
                 previousEnd[pitch] = matches[index].expectedAt + rules.matchMs
             case .live:
                 previousEnd[pitch] = matches[index].expectedAt + rules.matchMs
+                runsEarly[pitch] = matches[index].startedEarly == true
             case .finished:
                 previousEnd[pitch] = matches[index].endedAt ?? matches[index].expectedAt + rules.matchMs
+                runsEarly[pitch] = matches[index].startedEarly == true
             }
         }
     }

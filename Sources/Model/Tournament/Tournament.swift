@@ -147,9 +147,13 @@ public struct TableRow: Equatable, Sendable, Codable {
     public var goalsFor = 0
     public var goalsAgainst = 0
     public var points = 0
+    /// Certain to go through: no result still to come can take the place away (`TournamentTable.certainty`).
+    public var qualified = false
+    /// Certain not to go through, whatever the results still to come.
+    public var eliminated = false
 
     public init(team: TournamentTeam.ID, played: Int = 0, won: Int = 0, drawn: Int = 0, lost: Int = 0,
-                goalsFor: Int = 0, goalsAgainst: Int = 0, points: Int = 0) {
+                goalsFor: Int = 0, goalsAgainst: Int = 0, points: Int = 0, qualified: Bool = false, eliminated: Bool = false) {
         self.team = team
         self.played = played
         self.won = won
@@ -158,6 +162,25 @@ public struct TableRow: Equatable, Sendable, Codable {
         self.goalsFor = goalsFor
         self.goalsAgainst = goalsAgainst
         self.points = points
+        self.qualified = qualified
+        self.eliminated = eliminated
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case team, played, won, drawn, lost, goalsFor, goalsAgainst, points, qualified, eliminated
+    }
+
+    /// Rows stored before `qualified` and `eliminated` existed read as neither (the next
+    /// transition settles them).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(team: try container.decode(Int.self, forKey: .team), played: try container.decode(Int.self, forKey: .played),
+                  won: try container.decode(Int.self, forKey: .won), drawn: try container.decode(Int.self, forKey: .drawn),
+                  lost: try container.decode(Int.self, forKey: .lost), goalsFor: try container.decode(Int.self, forKey: .goalsFor),
+                  goalsAgainst: try container.decode(Int.self, forKey: .goalsAgainst),
+                  points: try container.decode(Int.self, forKey: .points),
+                  qualified: try container.decodeIfPresent(Bool.self, forKey: .qualified) ?? false,
+                  eliminated: try container.decodeIfPresent(Bool.self, forKey: .eliminated) ?? false)
     }
 
     public var goalDifference: Int { goalsFor - goalsAgainst }

@@ -42,6 +42,26 @@ public enum TournamentActionFields {
         }
     }
 
+    /// `startMatch`: `match`, and `startEarly` (a boolean, default false).
+    public static func start(_ json: JSONValue) -> Result<(TournamentMatch.ID, Bool), Rejection> {
+        read {
+            let id = try match(json).get()
+            guard let value = json["startEarly"], !value.isNull else { return (id, false) }
+            guard case .bool(let early) = value else { throw invalid("\"startEarly\" is true or false.") }
+            return (id, early)
+        }
+    }
+
+    /// `moveMatches`: `from` and `to`, two pitch ids (whole numbers from 1 to 1,000,000).
+    public static func move(_ json: JSONValue) -> Result<(Pitch.ID, Pitch.ID), Rejection> {
+        read {
+            guard let from = json["from"]?.intValue, let to = json["to"]?.intValue, (1...1_000_000).contains(from),
+                  (1...1_000_000).contains(to)
+            else { throw invalid("Say which pitch's matches to move (\"from\") and where (\"to\"), two pitch numbers.") }
+            return (from, to)
+        }
+    }
+
     /// `correctResult`: `match`, `score` `{"home", "away"}` and, for a level knockout score, `penalties`.
     public static func correction(_ json: JSONValue) -> Result<(TournamentMatch.ID, HomeAway, HomeAway?), Rejection> {
         read {

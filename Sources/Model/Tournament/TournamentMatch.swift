@@ -101,6 +101,9 @@ public struct TournamentMatch: Equatable, Sendable, Codable {
     /// Goes up each time `expectedAt`, `home` or `away` changes: the calendar feed's `SEQUENCE`,
     /// kept with the match so it is the same after a restart.
     public var revision: Int
+    /// Started with `startEarly` (the server's own, not sent): the day runs early on its pitch, so
+    /// the matches after it there may be expected before their planned times. Nil: not.
+    public var startedEarly: Bool?
 
     public init(id: ID, stage: TournamentStage, group: String? = nil, home: TournamentTeam.ID? = nil,
                 away: TournamentTeam.ID? = nil, homeFrom: PlaceSource? = nil, awayFrom: PlaceSource? = nil,

@@ -108,11 +108,8 @@ public enum TournamentSchedule {
             slot += (places.count + pitches.count - 1) / pitches.count
             return ids
         }
-        let seeds = TournamentBracket.seeds(groupCount: groupCount, advance: settings.advance)
-        let order = TournamentBracket.order(seeds.count)
-        var previous = round(.knockoutRound(matches: seeds.count / 2), stride(from: 0, to: order.count, by: 2).map {
-            (seeds[order[$0] - 1], seeds[order[$0 + 1] - 1])
-        })
+        let firstRound = TournamentBracket.firstRound(groupCount: groupCount, advance: settings.advance)
+        var previous = round(.knockoutRound(matches: firstRound.count), firstRound)
         while previous.count > 1 {
             let winners = stride(from: 0, to: previous.count, by: 2).map {
                 (PlaceSource.winner(previous[$0]), PlaceSource.winner(previous[$0 + 1]))
@@ -138,6 +135,24 @@ public enum TournamentBracket {
             order = order.flatMap { [$0, size + 1 - $0] }
         }
         return order
+    }
+
+    /// The first knockout round's places, in match-id order. With exactly two through from each of
+    /// an even number of groups, the crossed pairing (docs/PROTOCOL.md "Knockout seeding"): each
+    /// pair of neighbouring groups X, Y gives X1–Y2 in the first half and Y1–X2 in the second, so
+    /// a group's two teams can meet again only in the final or the third-place match. Every other
+    /// set-up: consecutive pairs of `order(K)` over `seeds`.
+    public static func firstRound(groupCount: Int, advance: Int) -> [(PlaceSource, PlaceSource)] {
+        if advance == 2, groupCount >= 2, groupCount.isMultiple(of: 2) {
+            let pairs = stride(from: 0, to: groupCount, by: 2).map {
+                (TournamentGroup.name(index: $0), TournamentGroup.name(index: $0 + 1))
+            }
+            return pairs.map { (PlaceSource.group($0.0, rank: 1), PlaceSource.group($0.1, rank: 2)) }
+                + pairs.map { (PlaceSource.group($0.1, rank: 1), PlaceSource.group($0.0, rank: 2)) }
+        }
+        let seeds = seeds(groupCount: groupCount, advance: advance)
+        let order = order(seeds.count)
+        return stride(from: 0, to: order.count, by: 2).map { (seeds[order[$0] - 1], seeds[order[$0 + 1] - 1]) }
     }
 
     /// Who goes through, best seed first: every group's winner (A's, B's, …), then every

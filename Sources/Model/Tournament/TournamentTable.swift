@@ -37,6 +37,35 @@ public enum TournamentTable {
         return teams.sorted { sortKeys[$0]!.lexicographicallyPrecedes(sortKeys[$1]!, by: >) }.map { overall[$0]! }
     }
 
+    /// Marks the places that are certain (docs/PROTOCOL.md "\"Through\" only when certain"). With
+    /// every match of the group played, the table is final: the first `advance` are `qualified`,
+    /// the rest `eliminated`. Before that, by points alone, so never too early whatever the goals
+    /// and tie-breaks: a team is `qualified` when fewer than `advance` others could still reach its
+    /// lowest possible total (losing every match left), `eliminated` when at least `advance` others
+    /// are already above its highest (winning or drawing, whichever scores more, every match left).
+    /// `remaining` counts each team's matches still to play (scheduled or live).
+    public static func certainty(_ table: [TableRow], remaining: [TournamentTeam.ID: Int], advance: Int,
+                                 settings: TournamentSettings) -> [TableRow]
+    {
+        let finished = table.allSatisfy { (remaining[$0.team] ?? 0) == 0 }
+        let best = max(settings.pointsForWin, settings.pointsForDraw, 0)
+        func lowest(_ row: TableRow) -> Int { row.points }
+        func highest(_ row: TableRow) -> Int { row.points + (remaining[row.team] ?? 0) * best }
+        return table.enumerated().map { index, row in
+            var row = row
+            if finished {
+                row.qualified = index < advance
+                row.eliminated = index >= advance
+            } else {
+                let couldReach = table.filter { $0.team != row.team && highest($0) >= lowest(row) }.count
+                let alreadyAbove = table.filter { $0.team != row.team && lowest($0) > highest(row) }.count
+                row.qualified = couldReach < advance
+                row.eliminated = alreadyAbove >= advance
+            }
+            return row
+        }
+    }
+
     private static func rows(teams: [TournamentTeam.ID], matches: [TournamentMatch], settings: TournamentSettings)
         -> [TournamentTeam.ID: TableRow]
     {

@@ -14,9 +14,10 @@ extension Tournament {
     }
 
     /// `startMatch`: both teams known and the match scheduled, else `wrong_phase`. Its kickoff is
-    /// `now`, which becomes its `expectedAt` and moves the later matches on its pitch. (Whether the
-    /// pitch is free and the rosters are not playing elsewhere is the venue's to check.)
-    public mutating func startMatch(_ id: TournamentMatch.ID, at now: Int64) throws {
+    /// `now`, which becomes its `expectedAt` and moves the later matches on its pitch; with
+    /// `startEarly` they may move before their planned times. (Whether the pitch is free and the
+    /// rosters are not playing elsewhere is the venue's to check.)
+    public mutating func startMatch(_ id: TournamentMatch.ID, at now: Int64, startEarly: Bool = false) throws {
         let index = try matchIndex(for: id)
         let match = matches[index]
         guard match.status == .scheduled else {
@@ -31,7 +32,8 @@ extension Tournament {
         var next = self
         next.matches[index].status = .live
         next.matches[index].expectedAt = now
-        next.settle(after: self)
+        next.matches[index].startedEarly = startEarly ? true : nil
+        next.settle(after: self, now: now)
         self = next
     }
 
@@ -50,24 +52,25 @@ extension Tournament {
         next.matches[index].penalties = penalties
         next.matches[index].endedAt = endedAt
         next.matches[index].historyId = historyID
-        next.settle(after: self)
+        next.settle(after: self, now: endedAt)
         self = next
     }
 
     /// The match's gather was cancelled (`cancelGather`): the match is `scheduled` again.
-    public mutating func cancelMatch(_ id: TournamentMatch.ID) throws {
+    public mutating func cancelMatch(_ id: TournamentMatch.ID, at now: Int64? = nil) throws {
         let index = try matchIndex(for: id)
         guard matches[index].status == .live else { throw Self.notLive(id) }
         var next = self
         next.matches[index].status = .scheduled
-        next.settle(after: self)
+        next.matches[index].startedEarly = nil
+        next.settle(after: self, now: now)
         self = next
     }
 
     /// `correctResult`: a finished match's score (and, only for a level knockout score, its
     /// penalties) corrected. Tables and the bracket follow; refused `in_use` when it would change
     /// the home or away team of a match that is live or finished.
-    public mutating func correctResult(_ id: TournamentMatch.ID, score: HomeAway, penalties: HomeAway?) throws {
+    public mutating func correctResult(_ id: TournamentMatch.ID, score: HomeAway, penalties: HomeAway?, at now: Int64? = nil) throws {
         let index = try matchIndex(for: id)
         guard matches[index].status == .finished else {
             throw Rejection(.wrongPhase, .matchNotFinished, ["match": .number(id)], "Match \(id) has no result to correct yet.")
@@ -76,7 +79,7 @@ extension Tournament {
         var next = self
         next.matches[index].score = score
         next.matches[index].penalties = penalties
-        next.settle(after: self)
+        next.settle(after: self, now: now)
         for match in next.matches where match.status != .scheduled {
             let before = self.match(match.id)!
             if before.home != match.home || before.away != match.away {
