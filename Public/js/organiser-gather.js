@@ -177,7 +177,7 @@ export class GatherView {
     const named = state.pitches.length > 1;
     replace($("#history"), state.history.length ? state.history.map((entry) => {
       const goals = historyGoalsText(entry, byId);
-      return h("li", {},
+      return h("li", { dataset: { key: entry.id } },
         h("strong", {}, `${entry.teams.A.name} ${entry.score.A} – ${entry.score.B} ${entry.teams.B.name}`),
         goals ? h("span", { class: "scorers" }, t("page.goals_list", { goals })) : null,
         h("small", {}, `${named && entry.pitch ? `${entry.pitch.name} · ` : ""}`
