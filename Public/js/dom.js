@@ -108,9 +108,14 @@ function morph(element, fresh) {
   }
   for (const { name } of [...element.attributes]) {
     // A <details> someone opened stays open.
-    if (!fresh.hasAttribute(name) && !(name === "open" && element instanceof HTMLDetailsElement)) element.removeAttribute(name);
+    if (name === "style" || (name === "open" && element instanceof HTMLDetailsElement)) continue;
+    if (!fresh.hasAttribute(name)) element.removeAttribute(name);
   }
-  for (const { name, value } of [...fresh.attributes]) if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+  for (const { name, value } of [...fresh.attributes]) {
+    if (name !== "style" && element.getAttribute(name) !== value) element.setAttribute(name, value);
+  }
+  // Styles go through the CSSOM: the pages' Content-Security-Policy refuses a style attribute.
+  if (element.style && element.style.cssText !== fresh.style.cssText) element.style.cssText = fresh.style.cssText;
   const own = listeners.get(element) || {};
   const theirs = listeners.get(fresh) || {};
   for (const type of Object.keys(own)) if (!(type in theirs)) own[type] = null;
