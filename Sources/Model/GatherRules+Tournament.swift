@@ -24,6 +24,9 @@ extension GatherRules {
             try startMatch(id, of: &tournament, in: &state, context)
         case .correctResult(let id, let score, let penalties):
             try tournament.correctResult(id, score: score, penalties: penalties)
+            if let historyID = tournament.match(id)?.historyId {
+                correctHistory(historyID, score: Score(score), penalties: penalties.map(Score.init), in: &state, context)
+            }
         case .cancel:
             guard tournament.phase != .finished else {
                 throw Rejection(.wrongPhase, .tournamentFinished, ["tournament": .text(tournament.name)],
