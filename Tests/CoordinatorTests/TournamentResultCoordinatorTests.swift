@@ -86,7 +86,7 @@ final class TournamentResultCoordinatorTests: TournamentCoordinatorTestCase {
         // One result everywhere: the history entry (and the pitch's full time) carry the shoot-out
         // and its winner, never a draw.
         let final = try XCTUnwrap(harness.state.history.first)
-        XCTAssertEqual(final.score, Score(A: 1, B: 1))
+        XCTAssertEqual(final.score, Score(A: 0, B: 0))
         XCTAssertEqual(final.penalties, Score(A: 3, B: 4))
         XCTAssertEqual(final.winner, .B)
         XCTAssertNil(final.correctedAt)
