@@ -99,9 +99,19 @@ export function historyGoalsText(entry, byId) {
   }).join(", ");
 }
 
+/** Who won a history entry or a pitch's last result: "Draw" only when no shoot-out decided it;
+ *  a shoot-out's winner with its score, the winner's first ("Olympique on penalties 4–3"). */
+export function winnerWords(result) {
+  if (result.winner === "draw") return t("page.draw");
+  const team = result.teams[result.winner].name;
+  const shootOut = result.penalties;
+  if (!shootOut) return t("page.team_won", { team });
+  const loser = result.winner === "A" ? "B" : "A";
+  return t("page.won_on_penalties", { team, won: shootOut[result.winner], lost: shootOut[loser] });
+}
+
 export function resultText(entry) {
-  const winner = entry.winner === "draw" ? t("page.draw") : t("page.team_won", { team: entry.teams[entry.winner].name });
-  return `${entry.teams.A.name} ${entry.score.A} – ${entry.score.B} ${entry.teams.B.name} · ${winner}`;
+  return `${entry.teams.A.name} ${entry.score.A} – ${entry.score.B} ${entry.teams.B.name} · ${winnerWords(entry)}`;
 }
 
 export function dateText(epochMs) {

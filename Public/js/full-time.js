@@ -3,7 +3,7 @@
 
 import { t, lang } from "./i18n.js";
 import { h } from "./dom.js";
-import { minuteText, nameOf } from "./format.js";
+import { minuteText, nameOf, winnerWords } from "./format.js";
 
 /** The result to show in place of the match, or null while a gather is on (or none ended). */
 export function fullTimeOf(pitch) {
@@ -11,7 +11,7 @@ export function fullTimeOf(pitch) {
 }
 
 export function winnerText(result) {
-  return result.winner === "draw" ? t("page.draw") : t("page.team_won", { team: result.teams[result.winner].name });
+  return winnerWords(result);
 }
 
 export function scoreText(result) {

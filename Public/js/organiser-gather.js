@@ -1,6 +1,6 @@
 import { $, h, replace, replaceFor, setText } from "./dom.js";
 import { t } from "./i18n.js";
-import { clock, eventText, dateText, historyGoalsText, minuteText } from "./format.js";
+import { clock, eventText, dateText, historyGoalsText, minuteText, winnerWords } from "./format.js";
 import { gatherOn, pitchById, playersById, ratingSum } from "./state.js";
 import { ScorerPicker } from "./organiser-scorer.js";
 import { MatchControls } from "./organiser-match.js";
@@ -177,11 +177,11 @@ export class GatherView {
     const named = state.pitches.length > 1;
     replace($("#history"), state.history.length ? state.history.map((entry) => {
       const goals = historyGoalsText(entry, byId);
-      return h("li", {},
+      return h("li", { dataset: { key: entry.id } },
         h("strong", {}, `${entry.teams.A.name} ${entry.score.A} – ${entry.score.B} ${entry.teams.B.name}`),
         goals ? h("span", { class: "scorers" }, t("page.goals_list", { goals })) : null,
         h("small", {}, `${named && entry.pitch ? `${entry.pitch.name} · ` : ""}`
-          + `${entry.winner === "draw" ? t("page.draw") : t("page.team_won", { team: entry.teams[entry.winner].name })} · ${dateText(entry.endedAt)}`));
+          + `${winnerWords(entry)} · ${dateText(entry.endedAt)}`));
     })
       : [h("li", { class: "empty" }, t("page.no_results_yet"))]);
   }

@@ -47,9 +47,11 @@ export class PitchSwitcher {
     if (list.contains(document.activeElement) && document.activeElement.tagName === "INPUT") return;
     replace(list, state.pitches.map((pitch) => {
       const input = h("input", { name: "name", value: pitch.name, maxlength: "30", required: true, "aria-label": t("org.name_of_pitch", { pitch: pitch.name }) });
+      // The form is read from the event: the row is kept and updated in place across renders, so
+      // the input this render built may not be the one on the page.
       const rename = (event) => {
         event.preventDefault();
-        const name = input.value.trim();
+        const name = event.currentTarget.elements.name.value.trim();
         if (name && name !== pitch.name) this.perform({ kind: "renamePitch", pitch: pitch.id, name });
       };
       return h("li", {}, h("form", { onsubmit: rename }, input,

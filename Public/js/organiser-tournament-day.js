@@ -113,14 +113,16 @@ export class TournamentDay {
     const home = sideName(tournament, match, "home"), away = sideName(tournament, match, "away");
     const knockout = match.stage !== "group";
     const box = (name, label, value) => h("label", {}, label, " ", h("input", { name, type: "number", min: "0", max: "99", required: true, inputmode: "numeric", value }));
-    const form = h("form", { class: "correct-form stack", dataset: { match: match.id } },
+    // Read from the event's form: the list is updated in place, so the page's form may be one an
+    // earlier render built.
+    const form = h("form", { class: "correct-form stack", dataset: { match: match.id },
+      onsubmit: (event) => { event.preventDefault(); this.correct(match, event.currentTarget, home, away); } },
       h("div", { class: "row" }, box("home", WORDS.goals(home), match.score.home), box("away", WORDS.goals(away), match.score.away)),
       knockout ? h("div", { class: "row" }, box("homePens", WORDS.penalties(home), match.penalties ? match.penalties.home : ""),
         box("awayPens", WORDS.penalties(away), match.penalties ? match.penalties.away : "")) : null,
       h("div", { class: "row" }, h("button", { type: "submit" }, WORDS.save),
         h("button", { type: "button", class: "secondary", onclick: () => { this.correcting = null; this.render(this.live.state); } }, WORDS.cancel)));
     if (knockout) for (const input of form.querySelectorAll("[name$=Pens]")) input.required = false;
-    form.addEventListener("submit", (event) => { event.preventDefault(); this.correct(match, form, home, away); });
     return form;
   }
 

@@ -97,7 +97,7 @@ export function renderResults(state, namePitches) {
     ? state.history.slice(0, RESULTS).map((entry) => {
       const goals = historyGoalsText(entry, byId);
       const where = namePitches && entry.pitch ? `${entry.pitch.name} · ` : "";
-      return h("li", {}, h("strong", {}, resultText(entry)),
+      return h("li", { dataset: { key: entry.id } }, h("strong", {}, resultText(entry)),
         goals ? h("span", { class: "scorers" }, t("page.goals_list", { goals })) : null,
         h("small", {}, where + dateText(entry.endedAt)));
     })

@@ -80,18 +80,28 @@ public final class ExportDocuments: Sendable {
     }
 
     /// Takes in what changed: gathers that ended since the last call (the live state's recent
-    /// list starts with them) and the roster. Cheap when neither changed.
+    /// list starts with them), entries of that list changed since (a corrected result) and the
+    /// roster. Cheap when none changed.
     func follow(_ state: GatherState) {
         followTournament(state)
         if state.players != source.value.players {
             source.value.players = state.players
             renderPlayers()
         }
+        var changed = false
         let known = source.value.history.first?.id
-        guard let newest = state.history.first, newest.id != known else { return }
-        let ended = state.history.prefix { $0.id != known }
-        source.value.history.insert(contentsOf: ended, at: 0)
-        renderHistory()
+        if let newest = state.history.first, newest.id != known {
+            let ended = state.history.prefix { $0.id != known }
+            source.value.history.insert(contentsOf: ended, at: 0)
+            changed = true
+        }
+        // The recent list is the newest end of the whole history, in the same order.
+        for (index, entry) in state.history.enumerated() where index < source.value.history.count {
+            guard source.value.history[index].id == entry.id, source.value.history[index] != entry else { continue }
+            source.value.history[index] = entry
+            changed = true
+        }
+        if changed { renderHistory() }
     }
 
     private func renderHistory() {

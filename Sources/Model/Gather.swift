@@ -230,6 +230,12 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
     public var goals: [Goal]
     /// The tournament match it was, when it was one.
     public var match: TournamentMatchLink?
+    /// The shoot-out that decided a level knockout match (Team A is home); `winner` is then its
+    /// winner, never `draw`.
+    public var penalties: Score?
+    /// When a `correctResult` last changed this entry's result, and the organiser who did it.
+    public var correctedAt: Int64?
+    public var correctedBy: String?
 
     public init(id: String, endedAt: Int64, pitch: PitchReference = .first, teamA: Lineup, teamB: Lineup,
                 score: Score, goals: [Goal] = []) {
@@ -246,7 +252,7 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
     public subscript(side: TeamSide) -> Lineup { side == .A ? teamA : teamB }
 
     private enum CodingKeys: String, CodingKey {
-        case id, endedAt, pitch, teamA, teamB, score, winner, goals, match
+        case id, endedAt, pitch, teamA, teamB, score, winner, goals, match, penalties, correctedAt, correctedBy
     }
 
     /// Entries stored by the first release have no pitch and no goals: they were played on the
@@ -262,5 +268,8 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
         winner = try container.decode(Winner.self, forKey: .winner)
         goals = try container.decodeIfPresent([Goal].self, forKey: .goals) ?? []
         match = try container.decodeIfPresent(TournamentMatchLink.self, forKey: .match)
+        penalties = try container.decodeIfPresent(Score.self, forKey: .penalties)
+        correctedAt = try container.decodeIfPresent(Int64.self, forKey: .correctedAt)
+        correctedBy = try container.decodeIfPresent(String.self, forKey: .correctedBy)
     }
 }

@@ -19,7 +19,7 @@ extension GatherRules {
 
         case .endGather:
             let gather = try liveGather(pitch, doing: "end it")
-            let entry = endGather(gather, on: pitch, in: &state, at: context.now)
+            let entry = endGather(gather, on: pitch, in: &state, at: context.now, penalties: context.penalties)
             try settleTournament(endedGather: gather, entry: entry, in: &state, penalties: context.penalties, at: context.now)
             state.pitches[index].gather = nil
             state.pitches[index].lastResult = entry

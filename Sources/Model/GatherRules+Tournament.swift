@@ -24,6 +24,9 @@ extension GatherRules {
             try startMatch(id, startEarly: startEarly, of: &tournament, in: &state, context)
         case .correctResult(let id, let score, let penalties):
             try tournament.correctResult(id, score: score, penalties: penalties, at: context.now)
+            if let historyID = tournament.match(id)?.historyId {
+                correctHistory(historyID, score: Score(score), penalties: penalties.map(Score.init), in: &state, context)
+            }
         case .moveMatches(let from, let to):
             try tournament.moveMatches(from: from, to: to, venuePitches: Set(state.pitches.map(\.id)), now: context.now)
         case .cancel:

@@ -28,6 +28,13 @@ public struct PlayerStats: Equatable, Sendable, Codable {
     }
 
     public static func += (lhs: inout PlayerStats, rhs: PlayerStats) { lhs = lhs + rhs }
+
+    /// A record with one gather's increment taken back (a corrected result), never below zero.
+    public static func - (lhs: PlayerStats, rhs: PlayerStats) -> PlayerStats {
+        PlayerStats(games: max(0, lhs.games - rhs.games), wins: max(0, lhs.wins - rhs.wins),
+                    draws: max(0, lhs.draws - rhs.draws), losses: max(0, lhs.losses - rhs.losses),
+                    goals: max(0, lhs.goals - rhs.goals), assists: max(0, lhs.assists - rhs.assists))
+    }
 }
 
 /// One goal of a finished gather that was not cancelled, as in `history[].goals`.

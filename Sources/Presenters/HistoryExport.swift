@@ -9,7 +9,7 @@ import GatherModel
 public enum HistoryExport {
     public static let columns = [
         "id", "ended_at", "team_a", "team_a_players", "team_b", "team_b_players", "score_a", "score_b", "winner",
-        "pitch", "goals",
+        "pitch", "goals", "penalties_a", "penalties_b", "corrected_at", "corrected_by",
     ]
 
     /// One row per entry, in the order given (the Store gives newest first). `roster` names the
@@ -29,6 +29,10 @@ public enum HistoryExport {
                 entry.winner.rawValue,
                 text(entry.pitch.name),
                 text(goals(entry, roster: roster)),
+                entry.penalties.map { String($0.A) } ?? "",
+                entry.penalties.map { String($0.B) } ?? "",
+                entry.correctedAt.map(iso8601(epochMilliseconds:)) ?? "",
+                text(entry.correctedBy ?? ""),
             ]
             lines.append(fields.map(quoted).joined(separator: ","))
         }

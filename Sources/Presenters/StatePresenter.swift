@@ -62,6 +62,9 @@ public enum StatePresenter {
             "goals": goals(entry.goals),
         ]
         if let match = entry.match { members["match"] = TournamentPresenter.json(match) }
+        if let penalties = entry.penalties { members["penalties"] = json(penalties) }
+        if let correctedAt = entry.correctedAt { members["correctedAt"] = .int(Int(correctedAt)) }
+        if let correctedBy = entry.correctedBy { members["correctedBy"] = .string(correctedBy) }
         return .object(members)
     }
 
@@ -82,13 +85,15 @@ public enum StatePresenter {
                     "playerIds": .array(lineup.players.map { .int($0.id) }),
                     "colour": .string((lineup.colour ?? KitColour.defaultColour(for: side)).rawValue)]
         }
-        return [
+        var members: [String: JSONValue] = [
             "historyId": .string(entry.id),
             "endedAt": .int(Int(entry.endedAt)),
             "teams": ["A": team(.A), "B": team(.B)],
             "winner": .string(entry.winner.rawValue),
             "goals": goals(entry.goals),
         ]
+        if let penalties = entry.penalties { members["penalties"] = json(penalties) }
+        return .object(members)
     }
 
     private static func goals(_ goals: [HistoryEntry.Goal]) -> JSONValue {

@@ -53,7 +53,7 @@ extension SQLiteStore {
                                      nextPitchID: after.nextPitchID)
             try Self.writePlayers(db, before: before.players, after: after.players)
             try Self.writePitches(db, before: before.pitches, after: after.pitches)
-            try Self.appendHistory(db, before: before.history, after: after.history)
+            try Self.writeHistory(db, before: before.history, after: after.history)
             try Self.writeTournament(db, before: before.tournament, after: after.tournament)
             try Rows.insert(entry, in: db)
             if let organiser = entry.organiser, let commandID = entry.commandID {
@@ -147,12 +147,18 @@ extension SQLiteStore {
     }
 
     /// Gathers that `after` holds and `before` did not have just ended; they are appended oldest first.
+    /// An entry both hold that changed (a corrected result) is rewritten in its row, keeping its place.
     /// Entries that fell off the live list's end stay in the table.
-    private static func appendHistory(_ db: Database, before: [HistoryEntry], after: [HistoryEntry]) throws {
-        let known = Set(before.map(\.id))
-        for entry in after.reversed() where !known.contains(entry.id) {
-            try db.execute(sql: "INSERT INTO history (id, ended_at, pitch_id, json) VALUES (?, ?, ?, ?)",
-                           arguments: [entry.id, entry.endedAt, entry.pitch.id, Rows.json(entry)])
+    private static func writeHistory(_ db: Database, before: [HistoryEntry], after: [HistoryEntry]) throws {
+        let known = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for entry in after.reversed() {
+            if let previous = known[entry.id] {
+                guard previous != entry else { continue }
+                try db.execute(sql: "UPDATE history SET json = ? WHERE id = ?", arguments: [Rows.json(entry), entry.id])
+            } else {
+                try db.execute(sql: "INSERT INTO history (id, ended_at, pitch_id, json) VALUES (?, ?, ?, ?)",
+                               arguments: [entry.id, entry.endedAt, entry.pitch.id, Rows.json(entry)])
+            }
         }
     }
 

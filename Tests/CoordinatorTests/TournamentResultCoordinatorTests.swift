@@ -83,6 +83,16 @@ final class TournamentResultCoordinatorTests: TournamentCoordinatorTestCase {
         XCTAssertEqual(finished.phase, .finished)
         XCTAssertEqual(finished.champion, 4)
         XCTAssertEqual(finished.match(3)?.penalties, HomeAway(home: 3, away: 4))
+        // One result everywhere: the history entry (and the pitch's full time) carry the shoot-out
+        // and its winner, never a draw.
+        let final = try XCTUnwrap(harness.state.history.first)
+        XCTAssertEqual(final.score, Score(A: 0, B: 0))
+        XCTAssertEqual(final.penalties, Score(A: 3, B: 4))
+        XCTAssertEqual(final.winner, .B)
+        XCTAssertNil(final.correctedAt)
+        XCTAssertEqual(harness.state.pitches[0].lastResult, final)
+        let group = try XCTUnwrap(harness.state.history.last)
+        XCTAssertNil(group.penalties, "a group match has none")
         // A finished tournament cannot be cancelled; a new one may be created.
         harness.rejected(ann, id: "cancel", ["kind": "cancelTournament"], code: .wrongPhase)
         harness.prepare(ann, id: "cup 2", Self.cup())
@@ -127,16 +137,31 @@ final class TournamentResultCoordinatorTests: TournamentCoordinatorTestCase {
             harness.prepare(ann, id: "goal \(match)", ["kind": "score", "team": .string(side), "delta": 1, "pitch": .int(pitch)])
             harness.prepare(ann, id: "ft \(match)", ["kind": "endGather", "pitch": .int(pitch)])
         }
+        let played = try XCTUnwrap(harness.state.history.first)
+        let now = harness.clock.now
         harness.command(bob, id: "fix 2", ["kind": "correctResult", "match": 2, "score": ["home": 2, "away": 1]]) { state in
             try! state.tournament!.correctResult(2, score: HomeAway(home: 2, away: 1), penalties: nil)
+            // The linked history entry follows, and so does pitch 2's full time.
+            state.history[0].score = Score(A: 2, B: 1)
+            state.history[0].winner = .A
+            state.history[0].correctedAt = now
+            state.history[0].correctedBy = "bob"
+            state.pitches[1].lastResult = state.history[0]
         }
+        XCTAssertEqual(harness.state.history[0].id, played.id)
+        XCTAssertEqual(played.winner, .B)
         XCTAssertEqual(harness.state.tournament?.match(3)?.away, 2, "B1 is now Blues")
         harness.prepare(ann, id: "start 3", ["kind": "startMatch", "match": 3])
         harness.rejected(ann, id: "fix 1", ["kind": "correctResult", "match": 1, "score": ["home": 0, "away": 1]],
                          code: .inUse, messageContains: "already started")
         harness.rejected(ann, id: "pens", ["kind": "correctResult", "match": 2, "score": ["home": 2, "away": 1],
                                            "penalties": ["home": 4, "away": 3]], code: .invalid)
-        XCTAssertEqual(harness.state.history.first?.score, Score(A: 0, B: 1), "history keeps what was played")
+        let corrected = try XCTUnwrap(harness.state.history.first)
+        XCTAssertEqual(corrected.score, Score(A: 2, B: 1), "history follows the correction")
+        // Committed: a restart reads the corrected entry back from its row.
+        _ = try harness.restart()
+        XCTAssertEqual(harness.state.history.first, corrected)
+        XCTAssertEqual(try harness.store.allHistory().first(where: { $0.id == played.id }), corrected)
     }
 
     // MARK: - cancelTournament

@@ -34,7 +34,8 @@ DOWNLOADERS = 50
 # A fresh connection's token bucket holds 100 messages (PROTOCOL.md: bursts of 100, 20 a
 # second); `resume` takes one. 16 gathers of 6 commands fit in one burst.
 GATHERS_PER_CONNECTION = 16
-CSV_HEADER = "id,ended_at,team_a,team_a_players,team_b,team_b_players,score_a,score_b,winner,pitch,goals"
+CSV_HEADER = ("id,ended_at,team_a,team_a_players,team_b,team_b_players,score_a,score_b,winner,pitch,goals,"
+              "penalties_a,penalties_b,corrected_at,corrected_by")
 
 
 def winning_team(gather_index: int) -> str:

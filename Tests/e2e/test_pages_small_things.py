@@ -106,11 +106,18 @@ def test_a_paused_clock_reads_paused_on_every_page(venue, browsers):
 
 # Counts, per clock element, the changes made to it from now on; CLOCK_CHANGES reads them, or null
 # when a clock watched was replaced since (a whole re-render would hide every write).
+# A watch ends the one before: the pages keep their clock elements across renders, so an earlier
+# watch's observers would still be counting into the new one.
 WATCH_CLOCKS = """
+if (window.clockWatch) window.clockWatch.observers.forEach((observer) => observer.disconnect());
 const clocks = [...document.querySelectorAll(arguments[0])];
-window.clockWatch = {clocks, changes: clocks.map(() => 0)};
-clocks.forEach((clock, index) => new MutationObserver((records) => { window.clockWatch.changes[index] += records.length; })
-  .observe(clock, {childList: true, characterData: true, subtree: true}));
+const changes = clocks.map(() => 0);
+const observers = clocks.map((clock, index) => {
+  const observer = new MutationObserver((records) => { changes[index] += records.length; });
+  observer.observe(clock, {childList: true, characterData: true, subtree: true});
+  return observer;
+});
+window.clockWatch = {clocks, changes, observers};
 return clocks.length;
 """
 CLOCK_CHANGES = "return window.clockWatch.clocks.every((clock) => clock.isConnected) ? window.clockWatch.changes : null;"

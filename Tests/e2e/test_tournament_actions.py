@@ -131,7 +131,9 @@ def test_teams_matches_results_corrections_and_cancelling():
             await acked(bob, {"kind": "correctResult", "match": 1, "score": {"home": 0, "away": 2}})
             assert match(bob, 1)["winner"] == 3
             assert [row["team"] for row in tournament(bob)["groups"][0]["table"]] == [3, 1]
-            assert bob.snapshot["history"][0]["score"] == {"A": 1, "B": 0}, "history keeps what was played"
+            corrected = bob.snapshot["history"][0]
+            assert (corrected["score"], corrected["winner"]) == ({"A": 0, "B": 2}, "B"), "history follows the correction"
+            assert corrected["correctedBy"] == "bob" and corrected["correctedAt"] > 0, corrected
 
             # The group stage over, the final knows its teams; a correction that would change who
             # plays a match already started is in_use.
