@@ -1,11 +1,8 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// The club's JSON API over plain HTTP on loopback, with Foundation's URLSession: one request per
-/// call, keep-alive connections reused (as a phone's browser does), at most
-/// `connectionsPerHost` open to each instance.
+/// The club's JSON API over plain HTTP on loopback: one request per call, over kept-alive
+/// connections (as a phone's browser keeps one), taken from a pool per instance; blocking
+/// exchanges on a queue of their own (the callers bound how many run at once).
 final class ClubHTTPClient: @unchecked Sendable {
     /// What came back: the status and the body parsed as JSON (nil when it is not JSON).
     struct Reply: @unchecked Sendable {
@@ -14,46 +11,73 @@ final class ClubHTTPClient: @unchecked Sendable {
         let bytes: Int
     }
 
-    private let session: URLSession
-    /// Responses larger than this are refused (the club's biggest view, 500 members, is ~60 KB).
-    static let maximumBodyBytes = 4 << 20
+    private let queue = DispatchQueue(label: "gather-bench.club-http", attributes: .concurrent)
+    private let lock = NSLock()
+    private var idle: [Int: [LoopbackHTTPConnection]] = [:]
+    private let timeoutSeconds: Int
 
-    init(connectionsPerHost: Int, timeoutSeconds: Double = 30) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = connectionsPerHost
-        configuration.timeoutIntervalForRequest = timeoutSeconds
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+    init(timeoutSeconds: Int = 30) {
+        self.timeoutSeconds = timeoutSeconds
     }
 
-    func invalidate() { session.invalidateAndCancel() }
+    /// Closes the idle connections.
+    func invalidate() {
+        let all = lock.withLock { () -> [LoopbackHTTPConnection] in
+            defer { idle = [:] }
+            return idle.values.flatMap { $0 }
+        }
+        for connection in all { connection.close() }
+    }
 
     /// Sends `method base+path` with `body` as JSON (and the bearer `token`); `done` gets the reply
-    /// or the transport's error, on one of the session's threads.
+    /// or the error, on the client's queue.
     func send(_ method: String, base: String, path: String, body: [String: Any]? = nil, token: String? = nil,
               done: @escaping @Sendable (Result<Reply, BenchError>) -> Void) {
-        guard let url = URL(string: base + path) else { done(.failure(BenchError("bad URL \(base)\(path)"))); return }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        guard let port = URLComponents(string: base)?.port else { done(.failure(BenchError("bad base URL \(base)"))); return }
+        var headers = [("Accept", "application/json")]
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        var bytes: [UInt8] = []
         if let body {
             guard let data = try? JSONSerialization.data(withJSONObject: body) else {
                 done(.failure(BenchError("the request body is not JSON"))); return
             }
-            request.httpBody = data
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            bytes = Array(data)
+            headers.append(("Content-Type", "application/json"))
         }
-        session.dataTask(with: request) { data, response, error in
-            if let error { done(.failure(BenchError("\(method) \(path): \(error.localizedDescription)"))); return }
-            guard let http = response as? HTTPURLResponse else { done(.failure(BenchError("\(method) \(path): no HTTP response"))); return }
-            let data = data ?? Data()
-            guard data.count <= Self.maximumBodyBytes else {
-                done(.failure(BenchError("\(method) \(path): a \(data.count)-byte body"))); return
+        let request = (headers, bytes)
+        queue.async { [self] in
+            done(perform(method, port: port, path: path, headers: request.0, body: request.1))
+        }
+    }
+
+    /// One exchange on an idle connection (or a new one). A kept-alive connection the server
+    /// closed meanwhile fails before any byte came back: then once more on a new connection
+    /// (the change's `id` makes a repeat harmless, as the contract promises).
+    private func perform(_ method: String, port: Int, path: String, headers: [(String, String)], body: [UInt8])
+        -> Result<Reply, BenchError>
+    {
+        for attempt in 0..<2 {
+            let reused = lock.withLock { idle[port]?.popLast() }
+            let connection: LoopbackHTTPConnection
+            do {
+                connection = try reused ?? LoopbackHTTPConnection(port: port, timeoutSeconds: timeoutSeconds)
+            } catch {
+                return .failure(error as? BenchError ?? BenchError("\(error)"))
             }
-            done(.success(Reply(status: http.statusCode, json: try? JSONSerialization.jsonObject(with: data), bytes: data.count)))
-        }.resume()
+            var received = false
+            do {
+                let (status, responseBody) = try connection.exchange(method: method, path: path, headers: headers, body: body,
+                                                                     received: &received)
+                lock.withLock { idle[port, default: []].append(connection) }
+                let json = try? JSONSerialization.jsonObject(with: Data(responseBody))
+                return .success(Reply(status: status, json: json, bytes: responseBody.count))
+            } catch {
+                connection.close()
+                if reused != nil, !received, attempt == 0 { continue }
+                return .failure(BenchError("\(method) \(path): \(error)"))
+            }
+        }
+        return .failure(BenchError("\(method) \(path): no connection"))
     }
 
     /// `send`, waiting for the reply; anything but 200 throws with the body's error code.

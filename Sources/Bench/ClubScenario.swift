@@ -48,7 +48,7 @@ struct ClubScenario {
     }
 
     private func measure(_ rig: ClubRig, into result: inout ClubResult) throws {
-        let client = ClubHTTPClient(connectionsPerHost: max(1, options.maximumInFlight / max(1, options.instances)))
+        let client = ClubHTTPClient()
         defer { client.invalidate() }
         let setup = ClubSetup(client: client, base: rig.baseURLs[0])
         let token = try setup.registerOrganiser()
