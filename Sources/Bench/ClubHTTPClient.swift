@@ -13,7 +13,7 @@ final class ClubHTTPClient: @unchecked Sendable {
 
     private let queue = DispatchQueue(label: "gather-bench.club-http", attributes: .concurrent)
     private let lock = NSLock()
-    private var idle: [Int: [LoopbackHTTPConnection]] = [:]
+    private var idle: [Int: [(connection: LoopbackHTTPConnection, lastUsed: UInt64)]] = [:]
     private let timeoutSeconds: Int
 
     init(timeoutSeconds: Int = 30) {
@@ -24,7 +24,7 @@ final class ClubHTTPClient: @unchecked Sendable {
     func invalidate() {
         let all = lock.withLock { () -> [LoopbackHTTPConnection] in
             defer { idle = [:] }
-            return idle.values.flatMap { $0 }
+            return idle.values.flatMap { $0.map(\.connection) }
         }
         for connection in all { connection.close() }
     }
@@ -50,14 +50,16 @@ final class ClubHTTPClient: @unchecked Sendable {
         }
     }
 
-    /// One exchange on an idle connection (or a new one). A kept-alive connection the server
-    /// closed meanwhile fails before any byte came back: then once more on a new connection
-    /// (the change's `id` makes a repeat harmless, as the contract promises).
+    /// One exchange on an idle connection (or a new one). Idle connections older than
+    /// `idleSeconds` are closed unused (the server lets an idle keep-alive go after a few seconds).
+    /// A kept-alive connection the server closed all the same fails before any byte came back:
+    /// then once more on a new connection (the change's `id` makes a repeat harmless, as the
+    /// contract promises).
     private func perform(_ method: String, port: Int, path: String, headers: [(String, String)], body: [UInt8])
         -> Result<Reply, BenchError>
     {
         for attempt in 0..<2 {
-            let reused = lock.withLock { idle[port]?.popLast() }
+            let reused = attempt == 0 ? takeIdle(port: port) : nil
             let connection: LoopbackHTTPConnection
             do {
                 connection = try reused ?? LoopbackHTTPConnection(port: port, timeoutSeconds: timeoutSeconds)
@@ -68,17 +70,35 @@ final class ClubHTTPClient: @unchecked Sendable {
             do {
                 let (status, responseBody) = try connection.exchange(method: method, path: path, headers: headers, body: body,
                                                                      received: &received)
-                lock.withLock { idle[port, default: []].append(connection) }
+                let now = BenchClock.nanoseconds()
+                lock.withLock { idle[port, default: []].append((connection, now)) }
                 let json = try? JSONSerialization.jsonObject(with: Data(responseBody))
                 return .success(Reply(status: status, json: json, bytes: responseBody.count))
             } catch {
                 connection.close()
-                if reused != nil, !received, attempt == 0 { continue }
+                if reused != nil, !received { continue }
                 return .failure(BenchError("\(method) \(path): \(error)"))
             }
         }
         return .failure(BenchError("\(method) \(path): no connection"))
     }
+
+    /// The most recently used idle connection to `port` that is young enough; older ones are closed.
+    private func takeIdle(port: Int) -> LoopbackHTTPConnection? {
+        let oldest = BenchClock.nanoseconds() - UInt64(Self.idleSeconds * 1e9)
+        let (fresh, stale) = lock.withLock { () -> (LoopbackHTTPConnection?, [LoopbackHTTPConnection]) in
+            let entries = idle[port] ?? []
+            let stale = entries.filter { $0.lastUsed < oldest }.map(\.connection)
+            var young = entries.filter { $0.lastUsed >= oldest }
+            let fresh = young.popLast()?.connection
+            idle[port] = young
+            return (fresh, stale)
+        }
+        for connection in stale { connection.close() }
+        return fresh
+    }
+
+    static let idleSeconds = 3.0
 
     /// `send`, waiting for the reply; anything but 200 throws with the body's error code.
     func call(_ method: String, base: String, path: String, body: [String: Any]? = nil, token: String? = nil) throws -> [String: Any] {

@@ -17,7 +17,8 @@ struct ClubScenario {
         var instances = 2
         var capacity = 60
         var windowSeconds = 60.0
-        var maximumInFlight = 48
+        /// Below the Transport's 32 connections per address (the bench's all come from 127.0.0.1).
+        var maximumInFlightPerInstance = 24
     }
 
     let options: Options
@@ -59,7 +60,7 @@ struct ClubScenario {
 
         let plan = ClubArrivals(members: options.members, instances: options.instances, windowSeconds: options.windowSeconds)
         let burst = ClubBurst(client: client, baseURLs: rig.baseURLs, dateId: date, tokens: members.map(\.token),
-                              maximumInFlight: options.maximumInFlight)
+                              maximumInFlightPerInstance: options.maximumInFlightPerInstance)
         guard let postmaster = rig.postgres.postmasterPID else { throw BenchError("PostgreSQL has no postmaster PID") }
         let instancePIDs = rig.instancePIDs
         let databaseBefore = ProcessTreeCPU.microseconds(root: postmaster)
