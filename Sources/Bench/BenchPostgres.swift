@@ -1,10 +1,10 @@
 import Foundation
 
 /// A private PostgreSQL cluster for the club scenario, made as the e2e rig makes its own
-/// (Tests/e2e/club_postgres.py): PostgreSQL refuses root, so as root `initdb` and `pg_ctl` run as
-/// the `postgres` user (`runuser`, `setpriv`) in a temporary folder that user owns (mode 0700, its
-/// Unix socket there too); the server listens on a free loopback port; `stop()` ends it by the
-/// postmaster's PID.
+/// (Tests/e2e/club_postgres.py): PostgreSQL refuses root, so as root `initdb` and `psql` run as the
+/// `postgres` user (`runuser`) and so does the postmaster (`setpriv`, which execs it: the bench's
+/// own child), in a temporary folder that user owns (mode 0700, its Unix socket there too); the
+/// server listens on a free loopback port; `stop()` ends it by the postmaster's PID.
 ///
 /// Unlike the tests' cluster it keeps PostgreSQL's durability defaults (`fsync`,
 /// `synchronous_commit`, `full_page_writes` on): the figures are those of a club's real database.
