@@ -4,7 +4,9 @@ import Foundation
 /// Which scenarios to run.
 enum ScenarioChoice: String, ExpressibleByArgument, CaseIterable {
     /// `nchan`: one relay and nginx + nchan fed the same messages, side by side (also part of `all`).
-    case fanout, stalled, relays, tournament, nchan, all
+    /// `club`: 500 members answering in a date's first minute over two `gather club serve` on
+    /// PostgreSQL (not part of `all`: it needs PostgreSQL).
+    case fanout, stalled, relays, tournament, nchan, club, all
 }
 
 /// How followers reach a relay.
@@ -76,7 +78,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("budget-seconds"), help: "No phase runs past this many seconds from the start.")
     var budgetSeconds = 330
 
-    @Option(help: "fanout, stalled, relays (with the floor), tournament, nchan (a relay beside nginx + nchan) or all.")
+    @Option(help: "fanout, stalled, relays (with the floor), tournament, nchan (a relay beside nginx + nchan), club (PostgreSQL) or all.")
     var scenario: ScenarioChoice = .all
 
     @Option(help: "Relays of the relay scenarios (each a `gather relay` process).")
@@ -105,6 +107,18 @@ struct BenchCommand: ParsableCommand {
 
     @Option(name: .customLong("nats-server"), help: "The nats-server executable (default: found on the usual paths).")
     var natsServer: String?
+
+    @Option(name: .customLong("club-members"), help: "Members of the club scenario, each answering once (1–500).")
+    var clubMembers = 500
+
+    @Option(name: .customLong("club-instances"), help: "`gather club serve` instances of the club scenario (1–4).")
+    var clubInstances = 2
+
+    @Option(name: .customLong("club-window-seconds"), help: "The club's answers all leave within this many seconds (10–600).")
+    var clubWindowSeconds = 60
+
+    @Option(name: .customLong("postgres-bin"), help: "PostgreSQL's programs (initdb, pg_ctl, psql) for the club scenario (default: Debian's newest).")
+    var postgresBin: String?
 
     // MARK: The follower worker (a child the relay scenarios start; not for people)
 
@@ -140,6 +154,12 @@ struct BenchCommand: ParsableCommand {
                 + "--nchan-followers 1–\(RelayScenario.followersPerWorker).")
         }
         guard (server == nil) != (url == nil) else { throw ValidationError("Give either --server or --url.") }
+        if scenario == .club {
+            guard server != nil else { throw ValidationError("--scenario club starts its own instances: it needs --server.") }
+            guard (1...500).contains(clubMembers), (1...4).contains(clubInstances), (10...600).contains(clubWindowSeconds) else {
+                throw ValidationError("--club-members 1–500, --club-instances 1–4, --club-window-seconds 10–600.")
+            }
+        }
         if url != nil, ca == nil { throw ValidationError("--url needs --ca.") }
         guard spectators.allSatisfy({ (1...100_000).contains($0) }), (2...100_000).contains(stalledSpectators) else {
             throw ValidationError("--spectators must be 1–100000 and --stalled-spectators 2–100000.")

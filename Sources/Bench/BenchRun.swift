@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import GatherLWS
 
@@ -11,6 +12,13 @@ struct BenchRun {
         let largest = max(options.spectators.max() ?? 0, options.stalledSpectators) + options.organisers
         if descriptorLimit < largest + 64 {
             log("the open-file limit is \(descriptorLimit); \(largest) connections may not all open")
+        }
+        if options.scenario == .club {
+            var report = BenchReport(settings: settings())
+            report.club = runClub()
+            print(options.json ? report.json() : report.clubLines().joined(separator: "\n"))
+            if report.club?.passed != true { throw ExitCode.failure }
+            return
         }
         if options.scenario == .relays || options.scenario == .nchan {
             var report = BenchReport(settings: settings())
@@ -153,6 +161,17 @@ struct BenchRun {
         log("nchan comparison: \(options.nchanFollowers) followers of one ws relay, then of nginx + nchan")
         return [scenario.run(followers: options.nchanFollowers, relays: 1, tls: false, floorRounds: options.floorRounds,
                              floorConnectionLimit: max(1, (descriptorLimit - 300) / 2))]
+    }
+
+    /// The club's busiest minute (ClubScenario): its own PostgreSQL and instances, so --server only.
+    private func runClub() -> ClubResult {
+        let options = ClubScenario.Options(
+            executable: URL(fileURLWithPath: self.options.server ?? "").standardizedFileURL.path,
+            publicDirectory: URL(fileURLWithPath: self.options.public).standardizedFileURL.path,
+            postgresBin: self.options.postgresBin, members: self.options.clubMembers, instances: self.options.clubInstances,
+            windowSeconds: Double(self.options.clubWindowSeconds))
+        log("club: \(options.members) members over \(options.instances) instances on a private PostgreSQL")
+        return ClubScenario(options: options, progress: log).run()
     }
 
     private func makeServer() throws -> ServerUnderTest {

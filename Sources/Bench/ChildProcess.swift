@@ -1,6 +1,6 @@
 import Foundation
 
-/// A process the relay scenarios start (`nats-server`, `gather relay`): its stdout and stderr
+/// A process the relay and club scenarios start (`nats-server`, `gather relay`, `gather club serve`): its stdout and stderr
 /// are read line by line (so it never blocks on a full pipe) and kept, the last 200 lines, to
 /// find its port in its banner and to explain a failure.
 final class ChildProcess: @unchecked Sendable {
@@ -10,10 +10,16 @@ final class ChildProcess: @unchecked Sendable {
     private var lines: [String] = []
     private var exited = false
 
-    init(name: String, executable: String, arguments: [String]) throws {
+    /// `environment`: added to the bench's own (secrets go here, never in `arguments`, which `ps` shows).
+    init(name: String, executable: String, arguments: [String], environment: [String: String] = [:],
+         directory: URL? = nil) throws {
         self.name = name
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
+        if let directory { process.currentDirectoryURL = directory }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

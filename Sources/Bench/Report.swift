@@ -7,6 +7,7 @@ struct BenchReport {
     var stalled: StalledResult?
     var relays: [RelayResult] = []
     var tournament: TournamentResult?
+    var club: ClubResult?
 
     struct Verdict {
         let met: Bool

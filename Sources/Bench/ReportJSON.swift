@@ -41,6 +41,7 @@ extension BenchReport {
         }
         object["relayTargets"] = relayVerdicts.map { ["met": $0.met, "target": $0.text] }
         object["tournament"] = tournamentJSON()
+        object["club"] = clubJSON()
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

@@ -2,6 +2,7 @@
 struct Distribution: Sendable {
     let count: Int
     let p50: Double
+    let p90: Double
     let p95: Double
     let p99: Double
     let max: Double
@@ -15,6 +16,7 @@ struct Distribution: Sendable {
         }
         count = sorted.count
         p50 = rank(0.50)
+        p90 = rank(0.90)
         p95 = rank(0.95)
         p99 = rank(0.99)
         max = sorted[sorted.count - 1]
@@ -25,7 +27,7 @@ struct Distribution: Sendable {
     }
 
     var json: [String: Any] {
-        ["count": count, "p50": rounded(p50), "p95": rounded(p95), "p99": rounded(p99), "max": rounded(max)]
+        ["count": count, "p50": rounded(p50), "p90": rounded(p90), "p95": rounded(p95), "p99": rounded(p99), "max": rounded(max)]
     }
 }
 
