@@ -132,7 +132,7 @@ def test_a_members_page_with_an_open_offer_in_english_and_spanish_and_claim(club
     date = week.mine("Chidimma")
     expires = datetime.fromtimestamp(date["mine"]["offerExpiresAt"] / 1000, week.zone).strftime("%H:%M")
     card = f'.club-date[data-date="{week.date_id}"]'
-    for language, (width, height) in (("es", (360, 640)), ("en", (360, 640)), ("en", (390, 844))):
+    for language, (width, height) in (("es", (360, 640)), ("fr", (320, 568)), ("en", (360, 640)), ("en", (390, 844))):
         said = words(language)
         browser = Browser(club, width, height, language=language)
         try:
