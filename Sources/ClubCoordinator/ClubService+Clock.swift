@@ -8,13 +8,17 @@ import GatherModel
 /// server listens on loopback) moves the club's clock for every instance and answers after the
 /// consequences of the new time are committed.
 extension ClubService {
-    /// Expires every offer due by the club's `now`; returns the dates it changed.
+    /// Expires every offer due by the club's `now`; returns the dates it changed. `fillingWindow`:
+    /// also make the window's new dates (they appear once a week per fixture, so the clock asks for
+    /// it once a minute, not on every sweep; the pages' reads fill it too).
     @discardableResult
-    public func sweep() throws -> [String] {
+    public func sweep(fillingWindow: Bool) throws -> [String] {
         let due: [String] = try store.change { transaction in
             let now = try transaction.now()
-            let added = try ensureDates(transaction, settings: try settings(transaction), now: now)
-            if !added.isEmpty { try transaction.notify(dateIds: added) }
+            if fillingWindow {
+                let added = try ensureDates(transaction, settings: try settings(transaction), now: now)
+                if !added.isEmpty { try transaction.notify(dateIds: added) }
+            }
             return try transaction.dateIdsWithOffersExpired(by: now)
         }
         var changed: [String] = []
@@ -42,7 +46,7 @@ extension ClubService {
         let response = try once(scope: "test-clock", id: id, language: request.language) { transaction in
             .json(200, ["now": .int(Int(try transaction.advanceClock(ms: Millis(advance))))])
         }
-        try sweep()
+        try sweep(fillingWindow: true)
         return response
     }
 }

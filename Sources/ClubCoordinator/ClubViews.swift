@@ -43,7 +43,7 @@ enum ClubViews {
                               message: String) -> JSONValue {
         var fields = dateSummary(date, fixture: fixture, answers: answers)
         let names = Dictionary(members.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let positions = waitingPositions(answers)
+        let positions = Waitlist.positions(answers)
         fields["answers"] = .array(answers.map { answer in
             var entry: [String: JSONValue] = [
                 "memberId": .string(answer.memberId), "name": .string(names[answer.memberId] ?? ""),
@@ -66,7 +66,7 @@ enum ClubViews {
         var fields = dateSummary(date, fixture: fixture, answers: answers)
         fields["fixtureId"] = nil
         let names = Dictionary(members.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let positions = waitingPositions(answers)
+        let positions = Waitlist.positions(answers)
         if let mine = answers.first(where: { $0.memberId == memberId }) {
             var entry: [String: JSONValue] = [
                 "answer": .string(mine.answer.rawValue), "guests": .int(mine.guests), "state": .string(mine.state.rawValue),
@@ -91,5 +91,4 @@ enum ClubViews {
         Waitlist.waitlistOrder(answers).map { answers[$0] }
     }
 
-    static func waitingPositions(_ answers: [Answer]) -> [String: Int] { Waitlist.positions(answers) }
 }

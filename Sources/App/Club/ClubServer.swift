@@ -114,9 +114,12 @@ final class ClubClock: @unchecked Sendable {
     func start() {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500), leeway: .milliseconds(100))
+        var sweeps = 0
         timer.setEventHandler { [service, logger] in
+            // The window's new dates once a minute (every 120th sweep), the offers every sweep.
+            defer { sweeps += 1 }
             do {
-                try service.sweep()
+                try service.sweep(fillingWindow: sweeps % 120 == 0)
             } catch {
                 logger.warning("club clock: sweep failed", metadata: ["club.error": "\(error)"])
             }
