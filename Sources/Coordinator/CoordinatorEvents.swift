@@ -26,6 +26,9 @@ public enum Effect: Equatable, Sendable {
     case greet(ConnectionID, ServerMessage)
     case send(ConnectionID, ServerMessage)
     case publishSnapshot(version: Int, state: GatherState)
+    /// History entries older than the state's recent list that the last change corrected: the
+    /// exports (`/api/history.*`) take them in (the snapshot carries only the recent list).
+    case exportAmendedHistory([HistoryEntry])
     case publishTick(pitch: Pitch.ID, timer: MatchTimer)
     case publishPresence(organisers: [String], spectators: Int, remote: Int = 0)
     /// Wake that pitch's countdown at this instant (epoch ms); nil cancels the wake-up.

@@ -104,6 +104,19 @@ public final class ExportDocuments: Sendable {
         if changed { renderHistory() }
     }
 
+    /// Entries older than the live state's recent list that a change corrected (the recent list's
+    /// own corrections come through `follow`): each replaces the one with its id, in its place.
+    func amend(_ entries: [HistoryEntry]) {
+        var changed = false
+        for entry in entries {
+            guard let index = source.value.history.firstIndex(where: { $0.id == entry.id }),
+                  source.value.history[index] != entry else { continue }
+            source.value.history[index] = entry
+            changed = true
+        }
+        if changed { renderHistory() }
+    }
+
     private func renderHistory() {
         let (history, players) = (source.value.history, source.value.players)
         let roster = Dictionary(players.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })

@@ -199,6 +199,8 @@ public final class GatherCoordinator: TransportSource, Sendable {
                 confined.value.lastRendering = rendered.rendering
                 deliveries.append(.publishState(rendered.frames))
                 exports.follow(state)
+            case .exportAmendedHistory(let entries):
+                exports.amend(entries)
             case .publishTick(let pitch, let timer):
                 deliveries.append(.publishTick(pitch: pitch, bytes: MessagePresenter.bytes(.tick(pitch: pitch, timer: timer,
                                                                                                now: now))))

@@ -29,12 +29,12 @@ extension MatchCore {
             case .rejected(let rejection):
                 try recordRejection(rejection, organiser: organiser, commandID: id)
                 reject(id, rejection, to: client, into: &effects)
-            case .applied(let next, let subjects, let kind, let described):
+            case .applied(let next, let amended, let subjects, let kind, let described):
                 let entry = JournalEntry(version: version + 1, organiser: organiser, commandID: id, kind: kind,
                                          subjects: subjects, at: now, pitch: described.pitch,
                                          summary: ActivitySentence.english(described.sentence),
                                          sentence: described.sentence)
-                try commit(next, entry: entry, into: &effects)
+                try commit(next, entry: entry, amendedHistory: amended.map { [$0] } ?? [], into: &effects)
                 tally.commandsApplied += 1
                 effects.append(.send(client, .ack(id: id, version: version)))
                 rescheduleCountdowns(into: &effects)
@@ -54,8 +54,10 @@ extension MatchCore {
 
     private enum Decision {
         case rejected(Rejection)
+        /// `amended`: a history entry older than the state's recent list that the change corrected.
         /// `described`: the activity list's sentence and pitch, worded from the state before and after.
-        case applied(GatherState, subjects: Set<Subject>, kind: ActionKind, described: (sentence: Sentence, pitch: Int?))
+        case applied(GatherState, amended: HistoryEntry?, subjects: Set<Subject>, kind: ActionKind,
+                     described: (sentence: Sentence, pitch: Int?))
     }
 
     private func decide(_ command: Command, organiser: String, now: Int64, judgedAlso: Set<Subject>) throws -> Decision {
@@ -86,11 +88,14 @@ extension MatchCore {
         let gatherID = decoded.createsGather ? environment.newGatherID() : ""
         let context = ActionContext(now: now, by: organiser, newGatherID: gatherID, confirmed: command.confirmed,
                                     penalties: command.penalties)
-        switch GatherRules.apply(decoded, to: &next, context: context) {
+        // The one read a command may make: a correction to a match whose history entry the state
+        // no longer carries (rare; one row by its key).
+        let stored = try GatherRules.storedHistoryNeeded(by: decoded, in: state).flatMap(store.historyEntry(id:))
+        switch GatherRules.apply(decoded, to: &next, context: context, stored: stored) {
         case .failure(let rejection): return .rejected(rejection)
-        case .success:
+        case .success(let amended):
             let (sentence, pitch) = ActivitySentence.describe(decoded, before: state, after: next)
-            return .applied(next, subjects: subjects, kind: decoded.kind, described: (sentence, pitch))
+            return .applied(next, amended: amended, subjects: subjects, kind: decoded.kind, described: (sentence, pitch))
         }
     }
 

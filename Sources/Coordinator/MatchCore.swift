@@ -92,8 +92,10 @@ final class MatchCore: CoreScope {
     // MARK: - Durability
 
     /// Makes a change durable, then adopts it and publishes it. Nothing is adopted if the Store fails.
-    func commit(_ next: GatherState, entry: JournalEntry, into effects: inout [Effect]) throws {
-        try store.commit(before: state, after: next, entry: entry)
+    /// `amendedHistory`: entries older than the state's recent list that the change corrected.
+    func commit(_ next: GatherState, entry: JournalEntry, amendedHistory: [HistoryEntry] = [],
+                into effects: inout [Effect]) throws {
+        try store.commit(before: state, after: next, entry: entry, amendedHistory: amendedHistory)
         state = next
         version = entry.version
         arbiter.remember(entry)
@@ -101,6 +103,7 @@ final class MatchCore: CoreScope {
             replies.remember(.ack(version: entry.version), organiser: organiser, commandID: commandID)
         }
         effects.append(.publishSnapshot(version: version, state: state))
+        if !amendedHistory.isEmpty { effects.append(.exportAmendedHistory(amendedHistory)) }
         if version.isMultiple(of: environment.limits.pruneEvery) { pruneMemory() }
     }
 

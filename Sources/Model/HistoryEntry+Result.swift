@@ -24,8 +24,8 @@ extension HistoryEntry {
 extension GatherRules {
     /// `correctResult`'s change to the match's history entry (and the copy a pitch shows at full
     /// time): the score, penalties and winner, `correctedAt` and `correctedBy`; the players'
-    /// records lose the old result and gain the new one. Only an entry in the state's recent
-    /// history (the last `recentHistoryLimit`) can be found here: an older one is left as it was.
+    /// records lose the old result and gain the new one. Only an entry in the state's history is
+    /// found here: an older one is put there for the change by `apply(_:to:context:stored:)`.
     static func correctHistory(_ id: String, score: Score, penalties: Score?, in state: inout GatherState,
                                _ context: ActionContext) {
         guard let index = state.history.firstIndex(where: { $0.id == id }) else { return }

@@ -115,7 +115,9 @@ public protocol GatherStore: AnyObject, Sendable {
     /// entry.version, the journal row, and — when the change came from a command — the command's reply
     /// (organiser, commandID) → .ack(version).
     /// Returns only after the transaction has committed (this is what makes an `ack` a promise).
-    func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws
+    /// `amendedHistory`: entries older than the state's recent list that the change corrected
+    /// (`GatherRules.apply(_:to:context:stored:)`), rewritten in their rows in the same transaction.
+    func commit(before: GatherState, after: GatherState, entry: JournalEntry, amendedHistory: [HistoryEntry]) throws
     /// A final rejection for (organiser, commandID), so a resent id is answered the same way.
     func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws
     /// Every kept answer, in the order they were given (the Coordinator holds them in memory, so
@@ -128,6 +130,8 @@ public protocol GatherStore: AnyObject, Sendable {
     func prune(journalKept: Int, repliesPerOrganiser: Int) throws
     /// Every finished gather, newest first (exports). Callable from any thread while the coordinator writes.
     func allHistory() throws -> [HistoryEntry]
+    /// One finished gather, whatever its age (a correction to a match played long ago); nil if not stored.
+    func historyEntry(id: String) throws -> HistoryEntry?
     /// Every tournament kept, newest first, and whether it was cancelled; the same threading as `allHistory`.
     func allTournaments() throws -> [(tournament: Tournament, cancelled: Bool)]
 
@@ -164,6 +168,13 @@ public protocol GatherStore: AnyObject, Sendable {
 
     /// A consistent copy while the server runs (SQLite online backup through GRDB's `backup(to:)`).
     func backup(toPath path: String) throws
+}
+
+extension GatherStore {
+    /// A change that corrects no entry older than the state's recent list (nearly all of them).
+    public func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
+        try commit(before: before, after: after, entry: entry, amendedHistory: [])
+    }
 }
 
 /// A failure worth one clear sentence to the person running the server.

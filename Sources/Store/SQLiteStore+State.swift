@@ -36,6 +36,13 @@ extension SQLiteStore {
         try writer.read { db in try Self.history(db, limit: nil) }
     }
 
+    public func historyEntry(id: String) throws -> HistoryEntry? {
+        try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT json FROM history WHERE id = ?", arguments: [id])
+                .map { try Rows.value(HistoryEntry.self, fromJSON: $0, what: "finished gather") }
+        }
+    }
+
     /// Newest first. Ties on `ended_at` (or a clock set back) keep the order the gathers ended in,
     /// which is also the order the live state holds them in, so a restart rebuilds it exactly.
     private static func history(_ db: Database, limit: Int?) throws -> [HistoryEntry] {
@@ -47,13 +54,14 @@ extension SQLiteStore {
 // MARK: - Committing
 
 extension SQLiteStore {
-    public func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
+    public func commit(before: GatherState, after: GatherState, entry: JournalEntry, amendedHistory: [HistoryEntry]) throws {
         try Self.namingAFullDisk { try writer.write { db in
             try Self.advanceCounters(db, version: entry.version, nextPlayerID: after.nextPlayerID,
                                      nextPitchID: after.nextPitchID)
             try Self.writePlayers(db, before: before.players, after: after.players)
             try Self.writePitches(db, before: before.pitches, after: after.pitches)
             try Self.writeHistory(db, before: before.history, after: after.history)
+            try Self.rewriteHistory(db, amendedHistory)
             try Self.writeTournament(db, before: before.tournament, after: after.tournament)
             try Rows.insert(entry, in: db)
             if let organiser = entry.organiser, let commandID = entry.commandID {
@@ -158,6 +166,17 @@ extension SQLiteStore {
             } else {
                 try db.execute(sql: "INSERT INTO history (id, ended_at, pitch_id, json) VALUES (?, ?, ?, ?)",
                                arguments: [entry.id, entry.endedAt, entry.pitch.id, Rows.json(entry)])
+            }
+        }
+    }
+
+    /// Entries older than the state's recent list that the change corrected, each rewritten in the
+    /// row it has (its place in the history stays); one that is not stored fails the whole commit.
+    private static func rewriteHistory(_ db: Database, _ amended: [HistoryEntry]) throws {
+        for entry in amended {
+            try db.execute(sql: "UPDATE history SET json = ? WHERE id = ?", arguments: [Rows.json(entry), entry.id])
+            guard db.changesCount == 1 else {
+                throw StoreError("The finished gather \(entry.id) to correct is not in the database; nothing was saved.")
             }
         }
     }

@@ -23,9 +23,9 @@ final class FaultInjectingStore: GatherStore {
     }
 
     func load() throws -> LoadedState { try real.load() }
-    func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
+    func commit(before: GatherState, after: GatherState, entry: JournalEntry, amendedHistory: [HistoryEntry]) throws {
         try check()
-        try real.commit(before: before, after: after, entry: entry)
+        try real.commit(before: before, after: after, entry: entry, amendedHistory: amendedHistory)
         commits.withLock { $0 += 1 }
     }
     func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws {
@@ -38,6 +38,7 @@ final class FaultInjectingStore: GatherStore {
         try real.prune(journalKept: journalKept, repliesPerOrganiser: repliesPerOrganiser)
     }
     func allHistory() throws -> [HistoryEntry] { try real.allHistory() }
+    func historyEntry(id: String) throws -> HistoryEntry? { try real.historyEntry(id: id) }
     func allTournaments() throws -> [(tournament: Tournament, cancelled: Bool)] { try real.allTournaments() }
     func insertOrganiser(username: String, passwordHash: String, at: Int64) throws -> Bool {
         try real.insertOrganiser(username: username, passwordHash: passwordHash, at: at)

@@ -59,6 +59,44 @@ final class HistoryCorrectionTests: XCTestCase {
         XCTAssertEqual(corrected.players, drawn.players, "records (and ratings) as if 1–1 had been played")
     }
 
+    /// The entry has left the state's recent list (here: dropped from it, as 20 later gathers
+    /// would); handed in as the Store keeps it, it comes back corrected, and the records follow.
+    func testACorrectionReachesAnEntryTheStateNoLongerCarries() throws {
+        var state = try cup()
+        try play(&state, 1, 0)
+        let stored = state.history.removeFirst()
+        let correction = try ActionDecoder.decode(["kind": "correctResult", "match": 1, "score": ["home": 1, "away": 1]]).get()
+        XCTAssertEqual(GatherRules.storedHistoryNeeded(by: correction, in: state), stored.id)
+        let context = ActionContext(now: start + 900_000, by: "bob")
+
+        var without = state
+        XCTAssertNil(try GatherRules.apply(correction, to: &without, context: context, stored: nil).get())
+        XCTAssertEqual(without.players, state.players, "without the entry the records cannot move")
+
+        let amended = try XCTUnwrap(try GatherRules.apply(correction, to: &state, context: context, stored: stored).get())
+        XCTAssertEqual(amended.id, stored.id)
+        XCTAssertEqual(amended.score, Score(A: 1, B: 1))
+        XCTAssertEqual(amended.winner, .draw)
+        XCTAssertEqual(amended.correctedAt, start + 900_000)
+        XCTAssertEqual(amended.correctedBy, "bob")
+        XCTAssertEqual(amended.goals, stored.goals)
+        XCTAssertTrue(state.history.isEmpty, "the state's recent list does not take it back")
+        XCTAssertEqual(state.pitches[0].lastResult, amended, "pitch 1 still shows it at full time")
+        XCTAssertEqual(state.tournament?.match(1)?.score, HomeAway(home: 1, away: 1))
+        var drawn = try cup()
+        try play(&drawn, 1, 1)
+        XCTAssertEqual(state.players, drawn.players, "records (and ratings) as if 1–1 had been played")
+
+        // The same result again: nothing to rewrite.
+        let again = try ActionDecoder.decode(["kind": "correctResult", "match": 1, "score": ["home": 1, "away": 1]]).get()
+        var unchanged = state
+        XCTAssertNil(try GatherRules.apply(again, to: &unchanged, context: context, stored: amended).get())
+        XCTAssertEqual(unchanged.players, state.players)
+        XCTAssertEqual(unchanged.pitches, state.pitches)
+        // An entry the state carries is never asked for.
+        XCTAssertNil(GatherRules.storedHistoryNeeded(by: again, in: drawn))
+    }
+
     func testCorrectingToTheSameResultChangesNothing() throws {
         var state = try cup()
         try play(&state, 2, 0)

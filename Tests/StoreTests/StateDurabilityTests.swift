@@ -107,6 +107,44 @@ final class StateDurabilityTests: XCTestCase {
         XCTAssertEqual(all.first?.teamA.players, [HistoryEntry.PlayerName(id: ann, name: "Ann")])
     }
 
+    /// A correction to a gather older than the state's recent list rewrites its row where it is,
+    /// in the commit's transaction; one naming a gather that is not stored writes nothing.
+    func testAnAmendedOlderEntryIsRewrittenInItsPlaceAndAnUnknownOneFailsTheWholeCommit() throws {
+        let writer = try Writer(store: reopen())
+        let ann = try writer.addPlayer("Ann")
+        let bob = try writer.addPlayer("Bob")
+        for game in 0..<22 { try writer.playGather(teamA: [ann], teamB: [bob], goalsA: game % 3, goalsB: 1) }
+        let store = try reopen()
+        let before = try store.allHistory()
+        var oldest = try XCTUnwrap(before.last)
+        XCTAssertFalse(writer.state.history.contains { $0.id == oldest.id })
+        XCTAssertEqual(try store.historyEntry(id: oldest.id), oldest)
+        XCTAssertNil(try store.historyEntry(id: "no-such-gather"))
+
+        oldest.settle(score: Score(A: 3, B: 1), penalties: nil)
+        oldest.correctedAt = writer.now
+        oldest.correctedBy = "bob"
+        let entry = JournalEntry(version: writer.version + 1, organiser: "bob", commandID: "fix", kind: .correctResult,
+                                 subjects: [], at: writer.now)
+        try store.commit(before: writer.state, after: writer.state, entry: entry, amendedHistory: [oldest])
+        let reopened = try reopen()
+        XCTAssertEqual(try reopened.allHistory(), Array(before.dropLast()) + [oldest], "rewritten in its place")
+        XCTAssertEqual(try reopened.historyEntry(id: oldest.id)?.winner, .A)
+        XCTAssertEqual(try reopened.load().state.history, writer.state.history)
+        XCTAssertEqual(try reopened.load().version, writer.version + 1)
+
+        var stranger = oldest
+        stranger.id = "no-such-gather"
+        assertStoreError(["no-such-gather", "nothing was saved"]) {
+            try reopened.commit(before: writer.state, after: writer.state,
+                                entry: JournalEntry(version: writer.version + 2, organiser: "bob", commandID: "fix-2",
+                                                    kind: .correctResult, subjects: [], at: writer.now),
+                                amendedHistory: [stranger])
+        }
+        XCTAssertEqual(try reopened.load().version, writer.version + 1, "the whole commit was refused")
+        XCTAssertEqual(try reopened.reply(organiser: "bob", commandID: "fix-2"), nil)
+    }
+
     // MARK: - Counters
 
     func testNextPlayerIDSurvivesRemovingTheHighestPlayer() throws {
