@@ -8,7 +8,7 @@ import { clock } from "./format.js";
 import { shownRemainingMs } from "./link-delay.js";
 import { paintKits } from "./kit.js";
 import { t } from "./i18n.js";
-import { fitLines } from "./scoreboard-fit.js";
+import { boldWidth, fitLines } from "./scoreboard-fit.js";
 import { TEXT } from "./tournament-text.js";
 import { delayText, fateClass, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
 
@@ -21,6 +21,8 @@ const MATCHES_PER_PAGE = 8;
 const TABLE_LINES_PER_PAGE = 13;
 /** Characters of the longest name that fits on one line of a table in half the screen. */
 const LONG_NAME = 16;
+/** A knockout card's text width, as a share of the screen's (two columns of cards, less padding). */
+const CARD_SHARE = 0.45;
 
 const WORDS = {
   now: t("tour.now_and_next"),
@@ -68,20 +70,27 @@ export class TournamentBoard {
         pages.push({ kind: "now", title: WORDS.now, build: () => this.nowPage(state, tournament, lines) });
       }
     }
-    // A long name takes two lines in half the screen's width: its table then needs twice the rows.
-    const longNames = tournament.teams.some((team) => [...team.name].length > LONG_NAME);
-    const biggest = Math.max(...tournament.groups.map((group) => 2 + group.teams.length * (longNames ? 2 : 1)));
-    const perPage = Math.max(1, 2 * Math.floor(TABLE_LINES_PER_PAGE / biggest));
+    // A long name does not fit half the screen's width (30 "W"s need 1100 px at the smallest type):
+    // its tables take the whole width, one under the other, so as many fit a page as two columns of
+    // names on two lines did.
+    const wide = tournament.teams.some((team) => [...team.name].length > LONG_NAME);
+    const biggest = Math.max(...tournament.groups.map((group) => 2 + group.teams.length));
+    const perPage = Math.max(1, (wide ? 1 : 2) * Math.floor(TABLE_LINES_PER_PAGE / biggest));
     for (const groups of chunk(tournament.groups, perPage)) {
-      pages.push({ kind: "tables", title: WORDS.tables, build: () => this.tablesPage(tournament, groups) });
+      pages.push({ kind: "tables", title: WORDS.tables, build: () => this.tablesPage(tournament, groups, wide) });
     }
     const rounds = knockoutRounds(tournament);
     const count = rounds.reduce((sum, round) => sum + round.matches.length, 0);
-    if (count <= MATCHES_PER_PAGE) pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.bracketPage(state, tournament, rounds) });
+    // A column per round holds short names only; longer ones get cards in two columns, each name on
+    // a line of its own, and half as many cards a page when a name is wider than a card even at the
+    // smallest type (it then takes two lines).
+    if (count <= MATCHES_PER_PAGE && !wide) pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.bracketPage(state, tournament, rounds) });
     else {
+      const floorPx = Math.ceil(0.031 * innerHeight);
+      const wider = wide && Math.max(...tournament.teams.map((team) => boldWidth(team.name, floorPx))) > CARD_SHARE * innerWidth;
       const all = rounds.flatMap((round) => round.matches);
-      for (const matches of chunk(all, MATCHES_PER_PAGE)) {
-        pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.matchGrid(state, tournament, matches) });
+      for (const matches of chunk(all, wider ? MATCHES_PER_PAGE / 2 : MATCHES_PER_PAGE)) {
+        pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.matchGrid(state, tournament, matches, wide) });
       }
     }
     return pages;
@@ -119,7 +128,9 @@ export class TournamentBoard {
         h("h2", { class: "tb-pitch-name" }, pitchName(state, pitch)),
         live ? h("p", { class: "tb-live" },
           h("span", { class: "tb-team a" }, sideName(tournament, live, "home")),
-          h("span", { class: "tb-score" }, gather ? `${gather.score.A}–${gather.score.B}` : "0–0"),
+          // Each side's goals on its own: a stacked line (names too long for one) puts them beside their names.
+          h("span", { class: "tb-score" }, h("span", {}, String(gather ? gather.score.A : 0)), h("span", { class: "tb-dash" }, "–"),
+            h("span", {}, String(gather ? gather.score.B : 0))),
           h("span", { class: "tb-team b" }, sideName(tournament, live, "away")))
           : h("p", { class: "tb-live tb-free" }, WORDS.free),
         live ? h("p", { class: "tb-clock", dataset: { clockPitch: pitch } }, "--:--") : null,
@@ -133,8 +144,8 @@ export class TournamentBoard {
     }));
   }
 
-  tablesPage(tournament, groups) {
-    return h("div", { class: "tb-tables", dataset: { count: groups.length } }, groups.map((group) => h("table", { class: "tb-table", dataset: { group: group.name } },
+  tablesPage(tournament, groups, wide) {
+    return h("div", { class: "tb-tables", dataset: wide ? { count: groups.length, wide: "true" } : { count: groups.length } }, groups.map((group) => h("table", { class: "tb-table", dataset: { group: group.name } },
       h("caption", {}, TEXT.group(group.name)),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, TEXT.table.team), WORDS.cols.map((key) => h("th", { scope: "col" }, h("abbr", { title: TEXT.tableFull[key] }, TEXT.table[key]))))),
       h("tbody", {}, group.table.map((row, index) => h("tr", { class: fateClass(row) || null },
@@ -151,7 +162,8 @@ export class TournamentBoard {
     const winner = match.winner;
     const side = (key) => h("span", { class: `tb-side${winner && match[key] === winner ? " won" : ""}` }, sideName(tournament, match, key));
     return h("li", { class: "tb-match", dataset: { match: match.id, status: match.status } },
-      h("p", { class: "tb-match-stage" }, [withStage ? stageText(match) : "", pitchName(state, match.pitch), when].filter(Boolean).join(" · ")),
+      // Its number first: other cards say "Winner of match 25".
+      h("p", { class: "tb-match-stage" }, [TEXT.matchNumber(match.id), withStage ? stageText(match) : "", pitchName(state, match.pitch), when].filter(Boolean).join(" · ")),
       h("p", { class: "tb-match-teams" }, side("home"), ` ${score} `, side("away"), penalties));
   }
 
@@ -163,8 +175,9 @@ export class TournamentBoard {
     return page;
   }
 
-  matchGrid(state, tournament, matches) {
-    return h("ol", { class: "tb-grid" }, matches.map((match) => this.matchCard(state, tournament, match)));
+  /** `wide`: names too long to share a line, each on its own (the score between them). */
+  matchGrid(state, tournament, matches, wide) {
+    return h("ol", { class: "tb-grid", dataset: wide ? { wide: "true" } : {} }, matches.map((match) => this.matchCard(state, tournament, match)));
   }
 
   championPage(tournament) {
@@ -191,7 +204,13 @@ export class TournamentBoard {
     if (key !== this.fitted || lines[0] !== this.fittedLine) {
       this.fitted = key;
       this.fittedLine = lines[0];
-      fitLines(lines, Math.ceil(0.031 * innerHeight));
+      for (const line of lines) delete line.dataset.stacked;
+      // Too long for one line even at the floor: every line of the page stacks (a name per line,
+      // its goals beside it), and the page is fitted again at its new height.
+      if (!fitLines(lines, Math.ceil(0.031 * innerHeight))) {
+        for (const line of lines) line.dataset.stacked = "true";
+      }
+      this.fit();
     }
   }
 
