@@ -11,6 +11,8 @@ points 4 and 9), over the real binary in real Chromium; one server for the whole
   "Group A winner v Group B runner-up", not "A1 v B2"; a tournament team without players gets no
   "Who scored?"; the full-time card says what is next on the pitch, not "go to Players".
 Screenshots: Tests/e2e/artifacts/projector-*.png and tournament-first-*.png."""
+import json
+
 import pytest
 from selenium.webdriver.common.by import By
 
@@ -160,6 +162,156 @@ def check_pages(screen, kinds: set[str], shots: dict[str, str], timeout: float =
     screen.wait(each, timeout, f"the pages {sorted(kinds)}")
     assert faults == [], "\n".join(faults)
     return checked
+
+
+# MARK: - Point 9: a first tournament without the docs
+
+SHORT = ("Reds", "Blues", "Greens", "Whites", "Blacks", "Yellows", "Oranges", "Purples",
+         "Lions", "Tigers", "Bears", "Wolves", "Eagles", "Hawks", "Sharks", "Foxes")
+
+SMALL_TARGETS = """
+return [...document.querySelectorAll(arguments[0])].filter((el) => {
+  const box = el.getBoundingClientRect(); const style = getComputedStyle(el);
+  return box.width > 0 && style.visibility !== 'hidden' && !el.closest('[hidden]');
+}).filter((el) => { const target = el.closest('label.check') || el; const box = target.getBoundingClientRect();
+  return box.height < 44 - 0.5 || box.width < 44 - 0.5;
+}).map((el) => el.tagName + ' ' + (el.textContent || el.name || '').trim().slice(0, 30));
+"""
+TARGETS = "button, a[href], summary, input:not([type=hidden]), select, textarea"
+
+
+def tap(browser, css):
+    """Clicks an element after bringing it to the middle of the screen (the sticky header covers the top)."""
+    element = browser.find(css)
+    browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def no_axe_violations(browser, where):
+    violations = browser.axe()
+    assert not violations, (where, [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations])
+
+
+def test_the_banner_prints_the_tournament_screen(venue):
+    lines = [line for line in venue.output if "scoreboard.html?tournament" in line]
+    assert len(lines) == 1 and lines[0].strip().startswith("Tournament projector"), lines
+    assert lines[0].strip().endswith("/scoreboard.html?tournament"), lines
+
+
+def test_a_first_tournament_talks_about_matches_from_the_form_to_the_next_match(venue, browsers):
+    """The form at 390 px ticks every pitch, those added while it is open too; the preview says who
+    plays the knockout in words; a team without players gets no "Who scored?"; the full-time card
+    says what is next on the pitch."""
+    tidy(venue)
+    phone = browsers(venue, 390, 844).login(ORGANISER, PASSWORD)
+    tap(phone, "#show-tournament")
+    phone.wait(lambda: phone.find("#tournament-form").is_displayed(), what="the new tournament form")
+
+    async def two_more_pitches():
+        live = await connect_organiser(venue)
+        try:
+            ids = await add_pitches(live, 3)
+            return ids, {pitch["id"]: pitch["name"] for pitch in live.snapshot["pitches"]}
+        finally:
+            await live.close()
+    pitches, pitch_names = run(two_more_pitches())
+    boxes = lambda: phone.driver.find_elements(By.CSS_SELECTOR, "#tournament-form [name=pitch]")
+    phone.wait(lambda: len(boxes()) == 3, 10, "the pitches added while the form was open")
+    assert [box.is_selected() for box in boxes()] == [True, True, True]
+
+    phone.fill("#tournament-form [name=name]", "First Cup")
+    phone.fill("#tournament-form [name=teams]", "\n".join(SHORT))
+    phone.driver.execute_script("document.querySelector('#tournament-form [name=groups]').value = '4'")
+    phone.fill("#tournament-form [name=advance]", "2")
+    tap(phone, "#tournament-preview")
+    phone.wait(lambda: phone.find("#tournament-create-confirm").is_displayed(), what="the preview")
+    lines = {int(e.get_attribute("data-match")): e.text for e in phone.driver.find_elements(By.CSS_SELECTOR, ".tpreview-schedule li")}
+    knockout = [text.split(": ", 1)[1] for _, text in sorted(lines.items()) if "Group" not in text.split(": ", 1)[0]]
+    assert knockout == ["Group A winner v Group B runner-up", "Group C winner v Group D runner-up",
+                        "Group B winner v Group A runner-up", "Group D winner v Group C runner-up",
+                        "Winner of match 25 v Winner of match 26", "Winner of match 27 v Winner of match 28",
+                        "Winner of match 29 v Winner of match 30"], knockout
+    no_axe_violations(phone, "the preview")
+    assert not phone.driver.execute_script(SMALL_TARGETS, f"#tab-tournament :is({TARGETS})")
+    phone.driver.execute_script("document.querySelector('.tpreview-schedule li[data-match=\"25\"]').scrollIntoView({block: 'center'})")
+    phone.screenshot("tournament-first-preview-390.png")
+    tap(phone, "#tournament-create-confirm")
+    phone.wait(lambda: phone.driver.find_elements(By.CSS_SELECTOR, "#tournament-pitches .tpitch"), 15, "the tournament day")
+    assert sorted(get_json(venue, "/api/tournament.json")["rules"]["pitches"]) == sorted(pitches)
+
+    # The first match on pitch 1 from its button: a team of names, no players; +1 asks nobody.
+    tap(phone, f"#tournament-pitches .tpitch[data-pitch='{pitches[0]}'] .start-match")
+    phone.wait(lambda: phone.find("#match").is_displayed(), 15, "the match on its tab")
+    assert phone.text("#show-gather") == "Match"
+    assert phone.text("#cancel-gather") == "Cancel match (back to the schedule)"
+    tap(phone, "[data-score='A'][data-delta='1']")
+    phone.wait_text("#match-a-score", "1")
+    phone.wait(lambda: phone.driver.find_elements(By.CSS_SELECTOR, "#timeline li.goal"), 10, "the goal in the timeline")
+    assert not phone.find("#scorer").is_displayed()
+    assert phone.driver.execute_script("return document.querySelector('#scorer').hidden") is True
+    assert "Who scored?" not in phone.text("#timeline")
+    tap(phone, "#end-gather")
+    from selenium.webdriver.common.alert import Alert
+    Alert(phone.driver).accept()
+    phone.wait(lambda: phone.find("#full-time").is_displayed(), 15, "full time")
+    day = get_json(venue, "/api/tournament.json")
+    following = min((m for m in day["matches"] if m["pitch"] == pitches[0] and m["status"] == "scheduled"),
+                    key=lambda m: (m["expectedAt"], m["id"]))
+    names = {team["id"]: team["name"] for team in day["teams"]}
+    words = phone.text("#full-time")
+    assert f"Next on {pitch_names[pitches[0]]}: Match {following['id']} · " in words, words
+    assert f"{names[following['home']]} v {names[following['away']]}. Start it from the Tournament tab." in words, words
+    assert "Players" not in words and "gather" not in words.lower(), words
+    no_axe_violations(phone, "full time on a tournament day")
+    assert not phone.driver.execute_script(SMALL_TARGETS, f"#tab-gather :is({TARGETS})")
+    phone.driver.execute_script("document.querySelector('#full-time').scrollIntoView()")
+    phone.screenshot("tournament-first-full-time-390.png")
+    assert not phone.console_errors()
+
+
+def get_json(server, path: str):
+    status, _, body = server.get(path)
+    assert status == 200, (path, status)
+    return json.loads(body)
+
+
+def test_the_pitch_screen_and_the_spectator_link_to_the_tournament_screen(venue, browsers):
+    """While a tournament is on: the pitch's projector (1920×1080) and the spectator page (360 px)
+    each have a link to `/scoreboard.html?tournament`; without one, the projector's is gone."""
+    if not get_json(venue, "/api/tournament.json"):
+        day_of_longest_names(venue, 1, 0)
+    screen = Browser(venue, 1920, 1080, mobile=False)
+    try:
+        screen.open("/scoreboard.html?pitch=1")
+        screen.wait_text("#connection", "Live")
+        link = screen.wait(lambda: screen.find("#tournament-link").is_displayed() and screen.find("#tournament-link"), 10, "the link")
+        assert link.get_attribute("href").endswith("/scoreboard.html?tournament") and link.text == "Tournament screen"
+        assert link.size["height"] >= 44 and link.size["width"] >= 44
+        no_axe_violations(screen, "the pitch's screen")
+        screen.screenshot("tournament-first-pitch-screen-link.png")
+        link.click()
+        screen.wait(lambda: screen.find("#board").get_attribute("data-mode") == "tournament", 10, "the tournament screen")
+        assert not screen.find("#tournament-link").is_displayed()
+    finally:
+        screen.close()
+    phone = browsers(venue, 360, 640)
+    phone.open("/")
+    phone.wait_text("#connection", "Live")
+    link = phone.wait(lambda: phone.find("#tournament-screen-link").is_displayed() and phone.find("#tournament-screen-link"), 10, "the link")
+    assert link.get_attribute("href").endswith("/scoreboard.html?tournament")
+    assert link.size["height"] >= 44
+    assert phone.scroll_width() <= 360
+    no_axe_violations(phone, "the spectator page")
+    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    phone.screenshot("tournament-first-spectator-link-360.png")
+    tidy(venue)
+    screen = Browser(venue, 1920, 1080, mobile=False)
+    try:
+        screen.open("/scoreboard.html?pitch=1")
+        screen.wait_text("#connection", "Live")
+        assert not screen.find("#tournament-link").is_displayed()
+    finally:
+        screen.close()
 
 
 # MARK: - Point 4: the projector never cuts a name
