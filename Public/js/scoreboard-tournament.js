@@ -23,6 +23,8 @@ const TABLE_LINES_PER_PAGE = 13;
 const LONG_NAME = 16;
 /** A knockout card's text width, as a share of the screen's (two columns of cards, less padding). */
 const CARD_SHARE = 0.45;
+/** A column of the bracket loses this share of the screen's width to the gap and a card's padding. */
+const ROUND_GAPS = 0.04;
 
 const WORDS = {
   now: t("tour.now_and_next"),
@@ -53,10 +55,16 @@ export class TournamentBoard {
     $("#status").textContent = "";
     $("#board-title").textContent = t("tour.scoreboard");
     $("#join-qr").alt = t("page.qr_of_spectator_page");
-    this.turn = () => {
-      this.index += 1;
+    this.turn = (by = 1) => {
+      this.index = (this.index + by + this.pages.length) % Math.max(1, this.pages.length);
       if (this.live.state) this.render(this.live.state);
     };
+    // A presenter's clicker (or the laptop's arrows) turns the page at once; the next turn by
+    // itself then waits a whole page again.
+    window.addEventListener("keydown", (event) => {
+      const by = { ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 }[event.key];
+      if (by && this.pages.length > 1) { event.preventDefault(); this.turn(by); }
+    });
   }
 
   /** The pages for this state, each { kind, title, build() }. */
@@ -81,19 +89,30 @@ export class TournamentBoard {
     }
     const rounds = knockoutRounds(tournament);
     const count = rounds.reduce((sum, round) => sum + round.matches.length, 0);
-    // A column per round holds short names only; longer ones get cards in two columns, each name on
-    // a line of its own, and half as many cards a page when a name is wider than a card even at the
-    // smallest type (it then takes two lines).
-    if (count <= MATCHES_PER_PAGE && !wide) pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.bracketPage(state, tournament, rounds) });
-    else {
-      const floorPx = Math.ceil(0.031 * innerHeight);
-      const wider = wide && Math.max(...tournament.teams.map((team) => boldWidth(team.name, floorPx))) > CARD_SHARE * innerWidth;
+    const widest = this.widestSide(tournament, rounds);
+    if (count <= MATCHES_PER_PAGE && widest <= innerWidth * (0.96 / rounds.length - ROUND_GAPS)) {
+      pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.bracketPage(state, tournament, rounds) });
+    } else {
+      // Cards in two columns; a name wider than a card even at the smallest type takes two lines:
+      // then each name has a line of its own and a page holds half as many cards.
+      const wider = widest > CARD_SHARE * innerWidth;
       const all = rounds.flatMap((round) => round.matches);
       for (const matches of chunk(all, wider ? MATCHES_PER_PAGE / 2 : MATCHES_PER_PAGE)) {
-        pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.matchGrid(state, tournament, matches, wide) });
+        pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.matchGrid(state, tournament, matches, wider) });
       }
     }
     return pages;
+  }
+
+  /**
+   * The width in px of the widest side the knockout shows ("Real Sociedad de Amigos del Ba", or
+   * "Winner of match 25" while unknown) in bold at the smallest type: a column per round holds only
+   * sides that fit it on one line.
+   */
+  widestSide(tournament, rounds) {
+    const floorPx = Math.ceil(0.031 * innerHeight);
+    const sides = rounds.flatMap((round) => round.matches.flatMap((match) => [sideName(tournament, match, "home"), sideName(tournament, match, "away")]));
+    return Math.max(0, ...sides.map((side) => boldWidth(side, floorPx)));
   }
 
   render(state) {

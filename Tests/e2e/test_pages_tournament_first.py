@@ -15,6 +15,7 @@ import json
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from gatherlib import PASSWORD, GatherServer, run
 from pages_support import ORGANISER, Browser, register_organiser
@@ -136,30 +137,30 @@ def projector(server) -> Browser:
     return screen
 
 
-def check_pages(screen, kinds: set[str], shots: dict[str, str], timeout: float = 40, on_page=None) -> dict:
-    """Checks every page of `kinds` as it comes round (the pages turn by themselves) until the cycle
-    is complete (only the first pages when `kinds` is {"now"}, which come first); screenshots the
-    first page of a kind named in `shots`; `on_page(kind, index)` reads more of a checked page.
-    Returns {(kind, index): names seen there}."""
+def check_pages(screen, kinds: set[str], shots: dict[str, str], on_page=None) -> dict:
+    """Checks every page of `kinds`, turning the pages with the arrow key a presenter's clicker
+    sends (they also turn by themselves, every few seconds): each is measured where it shows;
+    the first of a kind named in `shots` is also a screenshot; `on_page(kind, index)` reads more
+    of it and returns faults. Returns {(kind, index): names seen there}."""
     checked, observed, faults = {}, {}, []
-
-    def each():
-        kind, index, pages = screen.driver.execute_script(BOARD)
+    pages = int(screen.driver.execute_script(BOARD)[2])
+    for _ in range(3 * pages):
+        kind, index, _ = screen.driver.execute_script(BOARD)
         observed[index] = kind
         if kind in kinds and (kind, index) not in checked:
             result = screen.driver.execute_script(NAMES_SEEN, list(NAMES), FLOOR)
             extra = on_page(kind, index) if on_page else None
             if screen.driver.execute_script(BOARD)[:2] == [kind, index]:  # the page did not turn while read
                 checked[(kind, index)] = result["seen"]
-                faults.extend(f"{kind} {index}: {fault}" for fault in result["faults"])
-                if extra:
-                    faults.extend(f"{kind} {index}: {fault}" for fault in extra)
+                faults.extend(f"{kind} {index}: {fault}" for fault in result["faults"] + (extra or []))
                 if kind in shots:
                     screen.screenshot(shots.pop(kind))
-        unchecked = [i for i, k in observed.items() if k in kinds and (k, i) not in checked]
-        whole = len(observed) == int(pages) or (kinds == {"now"} and any(k != "now" for k in observed.values()))
-        return whole and not unchecked and checked
-    screen.wait(each, timeout, f"the pages {sorted(kinds)}")
+        if len(observed) == pages and all((k, i) in checked for i, k in observed.items() if k in kinds):
+            break
+        screen.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+        screen.wait(lambda: screen.driver.execute_script(BOARD)[1] != index, 5, "the next page")
+    assert len(observed) == pages, observed
+    assert {k for k in observed.values() if k in kinds} == kinds, observed
     assert faults == [], "\n".join(faults)
     return checked
 
@@ -278,8 +279,14 @@ def get_json(server, path: str):
 def test_the_pitch_screen_and_the_spectator_link_to_the_tournament_screen(venue, browsers):
     """While a tournament is on: the pitch's projector (1920×1080) and the spectator page (360 px)
     each have a link to `/scoreboard.html?tournament`; without one, the projector's is gone."""
-    if not get_json(venue, "/api/tournament.json"):
-        day_of_longest_names(venue, 1, 0)
+    if not get_json(venue, "/api/tournament.json"):  # run alone: the day of the test before
+        async def first_cup():
+            live = await connect_organiser(venue)
+            try:
+                await perform(live, create_action(SHORT, 4, 2, [1], now_ms(), name="First Cup"))
+            finally:
+                await live.close()
+        run(first_cup())
     screen = Browser(venue, 1920, 1080, mobile=False)
     try:
         screen.open("/scoreboard.html?pitch=1")
@@ -292,23 +299,23 @@ def test_the_pitch_screen_and_the_spectator_link_to_the_tournament_screen(venue,
         link.click()
         screen.wait(lambda: screen.find("#board").get_attribute("data-mode") == "tournament", 10, "the tournament screen")
         assert not screen.find("#tournament-link").is_displayed()
-    finally:
-        screen.close()
-    phone = browsers(venue, 360, 640)
-    phone.open("/")
-    phone.wait_text("#connection", "Live")
-    link = phone.wait(lambda: phone.find("#tournament-screen-link").is_displayed() and phone.find("#tournament-screen-link"), 10, "the link")
-    assert link.get_attribute("href").endswith("/scoreboard.html?tournament")
-    assert link.size["height"] >= 44
-    assert phone.scroll_width() <= 360
-    no_axe_violations(phone, "the spectator page")
-    phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
-    phone.screenshot("tournament-first-spectator-link-360.png")
-    tidy(venue)
-    screen = Browser(venue, 1920, 1080, mobile=False)
-    try:
-        screen.open("/scoreboard.html?pitch=1")
+
+        phone = browsers(venue, 360, 640)
+        phone.open("/")
+        phone.wait_text("#connection", "Live")
+        link = phone.wait(lambda: phone.find("#tournament-screen-link").is_displayed() and phone.find("#tournament-screen-link"), 10, "the link")
+        assert link.get_attribute("href").endswith("/scoreboard.html?tournament")
+        assert link.size["height"] >= 44
+        assert phone.scroll_width() <= 360
+        no_axe_violations(phone, "the spectator page")
+        phone.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+        phone.screenshot("tournament-first-spectator-link-360.png")
+
+        # No tournament: no link on the pitch's screen.
+        tidy(venue)
+        screen.open("/scoreboard.html?pitch=all")
         screen.wait_text("#connection", "Live")
+        screen.wait(lambda: screen.driver.execute_script("return document.querySelector('#venue') !== null"), 5, "the overview")
         assert not screen.find("#tournament-link").is_displayed()
     finally:
         screen.close()
@@ -329,6 +336,11 @@ def test_the_projector_shows_the_longest_names_whole_now_and_next(venue, pitches
         seen = check_pages(screen, {"now"}, {"now": f"projector-now-next-longest-{pitches}-pitches.png"})
         assert len(first_four) == 8 and first_four <= set(seen[("now", "0")]), seen[("now", "0")]
         assert len(seen) == pitches // 4, seen.keys()
+        # Back with the clicker's other key.
+        before = screen.driver.execute_script(BOARD)[1]
+        screen.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+        screen.wait(lambda: screen.driver.execute_script(BOARD)[1] == str((int(before) - 1) % int(screen.driver.execute_script(BOARD)[2])),
+                    5, "the page before")
         assert not screen.console_errors()
     finally:
         screen.close()
@@ -350,7 +362,7 @@ def test_the_projector_tables_and_knockout_keep_every_name_whole_and_number_the_
         cards.update(shown)
         return [f"card {number} lacks 'Match {number}': {text!r}" for number, text in shown.items() if f"Match {number}" not in text]
     try:
-        seen = check_pages(screen, {"tables", "bracket"}, {"bracket": "projector-knockout-match-numbers.png", "tables": "projector-tables-longest.png"}, 45, numbered)
+        seen = check_pages(screen, {"tables", "bracket"}, {"bracket": "projector-knockout-match-numbers.png", "tables": "projector-tables-longest.png"}, numbered)
         assert not screen.console_errors()
     finally:
         screen.close()
