@@ -12,6 +12,7 @@ points 4 and 9), over the real binary in real Chromium; one server for the whole
   "Who scored?"; the full-time card says what is next on the pitch, not "go to Players".
 Screenshots: Tests/e2e/artifacts/projector-*.png and tournament-first-*.png."""
 import json
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -268,6 +269,42 @@ def test_a_first_tournament_talks_about_matches_from_the_form_to_the_next_match(
     phone.driver.execute_script("document.querySelector('#full-time').scrollIntoView()")
     phone.screenshot("tournament-first-full-time-390.png")
     assert not phone.console_errors()
+
+
+def test_the_preview_names_the_places_in_the_phones_language(venue):
+    """The preview at 360 px on a Spanish phone: the knockout's places in the catalogue's words
+    ("1.º del grupo A vs. 2.º del grupo B"), nothing left as "A1"."""
+    tidy(venue)
+    words = json.loads((Path(__file__).resolve().parents[2] / "Public" / "i18n" / "es.json").read_text(encoding="utf-8"))
+    place = lambda key, **values: words[key].format(**values)
+    phone = Browser(venue, 360, 640, language="es")
+    try:
+        phone.open("/organiser.html")
+        phone.wait(lambda: phone.find("#connection").get_attribute("data-status") == "live", 10, "the connection")
+        phone.fill("#login-form [name=username]", ORGANISER)
+        phone.fill("#login-form [name=password]", PASSWORD)
+        phone.click("#login-form button[type=submit]")
+        phone.wait(lambda: phone.find("#signed-in").is_displayed(), what="the organiser console")
+        tap(phone, "#show-tournament")
+        phone.wait(lambda: phone.find("#tournament-form").is_displayed(), what="the new tournament form")
+        phone.fill("#tournament-form [name=teams]", "\n".join(SHORT))
+        phone.driver.execute_script("document.querySelector('#tournament-form [name=groups]').value = '4'")
+        phone.fill("#tournament-form [name=advance]", "2")
+        tap(phone, "#tournament-preview")
+        phone.wait(lambda: phone.find("#tournament-create-confirm").is_displayed(), what="the preview")
+        lines = [e.text for e in phone.driver.find_elements(By.CSS_SELECTOR, ".tpreview-schedule li[data-match='25'], "
+                                                                                ".tpreview-schedule li[data-match='29']")]
+        versus = words["tour.versus"]
+        assert lines[0].endswith(f"{words['tour.quarter_final']}: {place('tour.group_winner', group='A')} {versus} "
+                                 f"{place('tour.group_runner_up', group='B')}"), lines
+        assert lines[1].endswith(f"{place('tour.winner_of', match=25)} {versus} {place('tour.winner_of', match=26)}"), lines
+        assert phone.scroll_width() <= 360
+        no_axe_violations(phone, "the preview in Spanish")
+        assert not phone.driver.execute_script(SMALL_TARGETS, f"#tab-tournament :is({TARGETS})")
+        phone.driver.execute_script("document.querySelector('.tpreview-schedule li[data-match=\"25\"]').scrollIntoView({block: 'center'})")
+        phone.screenshot("tournament-first-preview-es-360.png")
+    finally:
+        phone.close()
 
 
 def get_json(server, path: str):
