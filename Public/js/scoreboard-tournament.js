@@ -8,7 +8,7 @@ import { clock } from "./format.js";
 import { shownRemainingMs } from "./link-delay.js";
 import { paintKits } from "./kit.js";
 import { t } from "./i18n.js";
-import { boldWidth, fitLines } from "./scoreboard-fit.js";
+import { boldWidth, fitLines, fitNames } from "./scoreboard-fit.js";
 import { TEXT } from "./tournament-text.js";
 import { delayText, fateClass, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
 
@@ -132,6 +132,7 @@ export class TournamentBoard {
     replace($("#tb-page"), page.build());
     this.renderClock();
     this.fit();
+    this.fitChampion();
     // One timer for the page on screen: a patch redraws it without making it stay longer.
     if (this.shown !== `${kinds}|${this.index}`) {
       this.shown = `${kinds}|${this.index}`;
@@ -249,8 +250,14 @@ export class TournamentBoard {
     }
   }
 
+  /** The champion's name, as big as two lines allow (one word of 30 "W"s: one line, smaller). */
+  fitChampion() {
+    fitNames(document.querySelectorAll("#tb-page .tb-champion-name"));
+  }
+
   resize() {
     this.fit();
+    this.fitChampion();
     if (this.live.state) this.renderClock();
   }
 }

@@ -117,10 +117,10 @@ def day_of_longest_names(server, pitches: int, live_matches: int, knockout: bool
         try:
             ids = await add_pitches(live, pitches)
             await perform(live, create_action(NAMES, 4, 2, ids[:pitches], now_ms(), thirdPlace=True, name="Longest Names Cup"))
-            if knockout:
+            if knockout:  # team 1 (30 "W"s) wins its group
                 for m in list(live.snapshot["tournament"]["matches"]):
                     if m["stage"] == "group":
-                        await play(live, m["id"], m["id"] % 3, 1)
+                        await play(live, m["id"], *((3, 0) if m["home"] == 1 else (0, 3) if m["away"] == 1 else (m["id"] % 3, 1)))
             scheduled = [m for m in live.snapshot["tournament"]["matches"] if m["status"] == "scheduled"]
             for m in scheduled[:live_matches]:
                 await play(live, m["id"], 2, 1, end=False)
@@ -400,6 +400,28 @@ def test_the_projector_tables_and_knockout_keep_every_name_whole_and_number_the_
         return [f"card {number} lacks 'Match {number}': {text!r}" for number, text in shown.items() if f"Match {number}" not in text]
     try:
         seen = check_pages(screen, {"tables", "bracket"}, {"bracket": "projector-knockout-match-numbers.png", "tables": "projector-tables-longest.png"}, numbered)
+
+        async def to_the_final():
+            """The rest of the knockout, team 1 (30 "W"s) winning every match it plays."""
+            live = await connect_organiser(venue)
+            try:
+                for m in [m for m in live.snapshot["tournament"]["matches"] if m["stage"] != "group"]:
+                    m = match(live, m["id"])
+                    if m["status"] == "scheduled":
+                        await perform(live, {"kind": "startMatch", "match": m["id"]})
+                    m = match(live, m["id"])
+                    goals = ("B", "A") if m["away"] == 1 else ("A", "B")
+                    for side in goals[:1] * 2 + goals[1:]:
+                        await perform(live, {"kind": "score", "pitch": m["pitch"], "team": side, "delta": 1})
+                    await perform(live, {"kind": "endGather", "pitch": m["pitch"]})
+                return live.snapshot["tournament"]
+            finally:
+                await live.close()
+        done = run(to_the_final())
+        assert done["phase"] == "finished" and done["champion"] == 1, (done["phase"], done["champion"])
+        screen.wait(lambda: screen.driver.execute_script(BOARD)[0] == "champion", 15, "the champion")
+        champion = check_pages(screen, {"champion"}, {"champion": "projector-champion-longest.png"})
+        assert NAMES[0] in champion[("champion", "0")]
         assert not screen.console_errors()
     finally:
         screen.close()
