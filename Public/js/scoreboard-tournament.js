@@ -60,10 +60,13 @@ export class TournamentBoard {
       if (this.live.state) this.render(this.live.state);
     };
     // A presenter's clicker (or the laptop's arrows) turns the page at once; the next turn by
-    // itself then waits a whole page again.
+    // itself then waits a whole page again. Not while the language picker has the keys.
     window.addEventListener("keydown", (event) => {
       const by = { ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 }[event.key];
-      if (by && this.pages.length > 1) { event.preventDefault(); this.turn(by); }
+      const typing = event.target instanceof Element && event.target.closest("input, select, textarea");
+      if (!by || typing || event.altKey || event.ctrlKey || event.metaKey || this.pages.length < 2) return;
+      event.preventDefault();
+      this.turn(by);
     });
   }
 
