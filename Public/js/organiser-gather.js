@@ -5,6 +5,7 @@ import { gatherOn, pitchById, playersById, ratingSum } from "./state.js";
 import { ScorerPicker } from "./organiser-scorer.js";
 import { MatchControls } from "./organiser-match.js";
 import { KIT_COLOURS, kitName, paintKits } from "./kit.js";
+import { nextOnPitchText } from "./organiser-tournament-day.js";
 
 /**
  * The gather on the console's pitch: line-up (tap or drag, or balanced by rating), team names,
@@ -21,8 +22,11 @@ export class GatherView {
     }
     this.match = new MatchControls(live, this.perform, pitch, (team, reply) => {
       this.markPending(team, reply);
-      this.scorer.openForNewGoal(team, reply, () => this.gather());
+      // A team without players (a tournament's, named but not rostered) has nobody to name.
+      const gather = this.gather();
+      if (gather && gather.teams[team].players.length) this.scorer.openForNewGoal(team, reply, () => this.gather());
     });
+    this.noGatherHint = $("#no-gather-next").textContent;
     for (const team of ["A", "B"]) {
       const select = $(`#kit-${team.toLowerCase()}`);
       replace(select, Object.entries(KIT_COLOURS).map(([value, kit]) => h("option", { value }, t(`org.kit_${value}`, {}, kit.label))));
@@ -74,7 +78,12 @@ export class GatherView {
   render(state) {
     const gather = gatherOn(state, this.pitch());
     const pitch = pitchById(state, this.pitch());
-    $("#no-gather-pitch").textContent = pitch ? t("org.no_gather_on", { pitch: pitch.name }) : t("org.no_gather_on_this_pitch");
+    // On a pitch of the tournament the words are a match's, and what comes next is its next match.
+    const next = nextOnPitchText(state, this.pitch());
+    $("#no-gather-pitch").textContent = pitch ? t(next ? "org.no_match_on" : "org.no_gather_on", { pitch: pitch.name }) : t("org.no_gather_on_this_pitch");
+    $("#no-gather-next").textContent = next || this.noGatherHint;
+    const tournamentDay = !!state.tournament && state.tournament.phase !== "finished";
+    $("#show-gather").textContent = t(tournamentDay ? "page.match" : "org.gather");
     $("#gather").hidden = !gather;
     this.match.render(state);
     this.renderHistory(state);
@@ -152,9 +161,10 @@ export class GatherView {
     if (event.kind !== "goal" || event.cancelled || gather.phase !== "live") {
       return h("li", { class: event.cancelled ? "goal cancelled" : event.kind, dataset: { seq: event.seq } }, event.cancelled ? h("s", {}, text) : text);
     }
+    const rostered = gather.teams[event.team].players.length > 0; // else there is nobody to name
     return h("li", { class: "goal", dataset: { seq: event.seq } }, h("span", {}, text), h("span", { class: "moves" },
-      h("button", { type: "button", class: "move secondary", "aria-label": t(event.playerId === null ? "org.name_scorer_of" : "org.change_scorer_of", { what }),
-        onclick: () => this.scorer.openFor(event) }, event.playerId === null ? t("org.who_scored") : t("org.change_scorer")),
+      rostered ? h("button", { type: "button", class: "move secondary", "aria-label": t(event.playerId === null ? "org.name_scorer_of" : "org.change_scorer_of", { what }),
+        onclick: () => this.scorer.openFor(event) }, event.playerId === null ? t("org.who_scored") : t("org.change_scorer")) : null,
       h("button", { type: "button", class: "move danger", "aria-label": t("org.cancel_what", { what }),
         onclick: () => this.match.cancelGoal(event.seq) }, t("org.cancel_goal"))));
   }

@@ -8,7 +8,7 @@ import { $, replace } from "./dom.js";
 import { fullTimeDetails, fullTimeOf, resultNames, scoreText } from "./full-time.js";
 import { pitchById, playersById } from "./state.js";
 import { shareResult, venueName } from "./result-card.js";
-import { penaltiesNeeded } from "./organiser-tournament-day.js";
+import { isTournamentMatch, nextOnPitchText, penaltiesNeeded } from "./organiser-tournament-day.js";
 import { askPenalties } from "./organiser-tournament.js";
 
 export const UNDO_MS = 10_000;
@@ -34,7 +34,8 @@ export class MatchControls {
     // The question at 00:00 is the confirmation: one tap ends the match.
     $("#fulltime-end").addEventListener("click", () => this.end(false));
     $("#cancel-gather").addEventListener("click", () => {
-      if (confirm(t("org.confirm_cancel_gather"))) this.perform({ kind: "cancelGather" });
+      const question = isTournamentMatch(this.live.state, this.gather()) ? "org.confirm_cancel_match" : "org.confirm_cancel_gather";
+      if (confirm(t(question))) this.perform({ kind: "cancelGather" });
     });
     $("#share-result").addEventListener("click", () => this.share());
   }
@@ -149,6 +150,7 @@ export class MatchControls {
     const finished = !!gather && gather.phase === "live" && gather.timer.status === "finished";
     $("#fulltime-prompt").hidden = !finished;
     $("#end-gather").hidden = !gather || gather.phase !== "live";
+    $("#cancel-gather").textContent = t(isTournamentMatch(state, gather) ? "org.cancel_match_back_to_schedule" : "org.cancel_gather_nothing_saved");
     this.renderFullTime(state, pitch);
   }
 
@@ -161,6 +163,8 @@ export class MatchControls {
     const names = resultNames(result, state, playersById(state));
     $("#full-time-title").textContent = `${t("page.full_time")} · ${pitch.name}`;
     $("#full-time-score").textContent = scoreText(result);
+    // A tournament's pitch: its next match, not "go to Players".
+    $("#full-time-next").textContent = nextOnPitchText(state, pitch.id) || t("org.next_gather_go_to_players");
     replace($("#full-time-details"), fullTimeDetails(result, names));
     if (this.sharedFor !== result.historyId) $("#share-status").textContent = "";
   }

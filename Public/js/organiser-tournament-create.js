@@ -6,7 +6,7 @@ import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { GROUP_COUNTS, groupName, planMatches, planProblems } from "./tournament-plan.js";
 import { TEXT } from "./tournament-text.js";
-import { stageText, timeText } from "./tournament.js";
+import { placeText, stageText, timeText } from "./tournament.js";
 
 const WORDS = {
   title: t("tour.new_tournament"),
@@ -86,15 +86,18 @@ export class TournamentCreate {
     replace(this.root, h("h2", { id: "tcreate-title" }, WORDS.title), this.form, this.preview);
   }
 
-  /** The pitch boxes follow the venue's pitches (all ticked at first). */
+  /**
+   * The pitch boxes follow the venue's pitches, every one ticked, a pitch added while the form is
+   * open too (a venue adds its pitches before its first tournament): only a box the organiser
+   * unticked stays unticked.
+   */
   render(state) {
     const ids = state.pitches.map((pitch) => `${pitch.id}:${pitch.name}`).join("|");
     if (ids === this.pitchKey) return;
-    const ticked = new Set([...this.pitchBoxes.querySelectorAll("input:checked")].map((box) => Number(box.value)));
-    const first = this.pitchKey === undefined;
+    const unticked = new Set([...this.pitchBoxes.querySelectorAll("input:not(:checked)")].map((box) => Number(box.value)));
     this.pitchKey = ids;
     replace(this.pitchBoxes, state.pitches.map((pitch) => h("label", { class: "check" },
-      h("input", { type: "checkbox", name: "pitch", value: pitch.id, checked: first || ticked.has(pitch.id) }), " ", pitch.name)));
+      h("input", { type: "checkbox", name: "pitch", value: pitch.id, checked: !unticked.has(pitch.id) }), " ", pitch.name)));
   }
 
   /** The form as the action's fields (numbers as numbers; blank lines dropped). */
@@ -137,7 +140,8 @@ export class TournamentCreate {
     const plan = planMatches(fields.teams.length, fields.groups, { ...fields, pitches: fields.pitches });
     const name = (id) => fields.teams[id - 1];
     const pitchName = (id) => (state.pitches.find((pitch) => pitch.id === id) || { name: TEXT.pitchNumber(id) }).name;
-    const side = (match, key) => (match[key] ? name(match[key]) : match[`${key}From`]);
+    // "Group A winner", "Winner of match 25": the words the day's pages use, not the labels A1, W25.
+    const side = (match, key) => (match[key] ? name(match[key]) : placeText(match[`${key}From`]));
     const last = plan.matches[plan.matches.length - 1];
     replace(this.preview, h("section", { class: "tpreview", "aria-labelledby": "tpreview-title" },
       h("h3", { id: "tpreview-title" }, WORDS.previewTitle(fields.name)),

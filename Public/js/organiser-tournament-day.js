@@ -161,3 +161,24 @@ export function penaltiesNeeded(state, gather) {
   if (!match || match.stage === "group" || gather.score.A !== gather.score.B) return null;
   return { A: (teamById(tournament, match.home) || gather.teams.A).name, B: (teamById(tournament, match.away) || gather.teams.B).name };
 }
+
+/**
+ * On a pitch of the tournament being played, what the console says where a weekly gather says "go
+ * to Players": the next match there ("Next on Pitch 1: Match 5 · 14:30 · Reds v Blues. Start it
+ * from the Tournament tab.") or that there is none. Null on any other pitch, or with no tournament.
+ */
+export function nextOnPitchText(state, pitchId) {
+  const tournament = state && state.tournament;
+  if (!tournament || tournament.phase === "finished" || !tournament.rules.pitches.includes(pitchId)) return null;
+  const pitch = pitchName(state, pitchId);
+  const next = (pitchLines(tournament).find((line) => line.pitch === pitchId) || {}).next;
+  if (!next) return t("org.no_more_on_pitch", { pitch });
+  const match = `${TEXT.matchNumber(next.id)} · ${timeText(next.expectedAt)} · ${sideName(tournament, next, "home")} ${TEXT.versus} ${sideName(tournament, next, "away")}`;
+  return t("org.next_on_pitch", { pitch, match });
+}
+
+/** Whether the gather is one of the tournament's matches (its words then talk about matches). */
+export function isTournamentMatch(state, gather) {
+  const link = gather && gather.match;
+  return !!(link && state && state.tournament && link.tournament === state.tournament.id);
+}

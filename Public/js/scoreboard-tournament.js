@@ -8,7 +8,7 @@ import { clock } from "./format.js";
 import { shownRemainingMs } from "./link-delay.js";
 import { paintKits } from "./kit.js";
 import { t } from "./i18n.js";
-import { fitLines } from "./scoreboard-fit.js";
+import { boldWidth, fitLines, fitNames } from "./scoreboard-fit.js";
 import { TEXT } from "./tournament-text.js";
 import { delayText, fateClass, knockoutRounds, pitchLines, pitchName, sideName, stageText, teamById, timeText } from "./tournament.js";
 
@@ -21,6 +21,10 @@ const MATCHES_PER_PAGE = 8;
 const TABLE_LINES_PER_PAGE = 13;
 /** Characters of the longest name that fits on one line of a table in half the screen. */
 const LONG_NAME = 16;
+/** A knockout card's text width, as a share of the screen's (two columns of cards, less padding). */
+const CARD_SHARE = 0.45;
+/** A column of the bracket loses this share of the screen's width to the gap and a card's padding. */
+const ROUND_GAPS = 0.04;
 
 const WORDS = {
   now: t("tour.now_and_next"),
@@ -51,10 +55,19 @@ export class TournamentBoard {
     $("#status").textContent = "";
     $("#board-title").textContent = t("tour.scoreboard");
     $("#join-qr").alt = t("page.qr_of_spectator_page");
-    this.turn = () => {
-      this.index += 1;
+    this.turn = (by = 1) => {
+      this.index = (this.index + by + this.pages.length) % Math.max(1, this.pages.length);
       if (this.live.state) this.render(this.live.state);
     };
+    // A presenter's clicker (or the laptop's arrows) turns the page at once; the next turn by
+    // itself then waits a whole page again. Not while the language picker has the keys.
+    window.addEventListener("keydown", (event) => {
+      const by = { ArrowRight: 1, PageDown: 1, ArrowLeft: -1, PageUp: -1 }[event.key];
+      const typing = event.target instanceof Element && event.target.closest("input, select, textarea");
+      if (!by || typing || event.altKey || event.ctrlKey || event.metaKey || this.pages.length < 2) return;
+      event.preventDefault();
+      this.turn(by);
+    });
   }
 
   /** The pages for this state, each { kind, title, build() }. */
@@ -68,23 +81,41 @@ export class TournamentBoard {
         pages.push({ kind: "now", title: WORDS.now, build: () => this.nowPage(state, tournament, lines) });
       }
     }
-    // A long name takes two lines in half the screen's width: its table then needs twice the rows.
-    const longNames = tournament.teams.some((team) => [...team.name].length > LONG_NAME);
-    const biggest = Math.max(...tournament.groups.map((group) => 2 + group.teams.length * (longNames ? 2 : 1)));
-    const perPage = Math.max(1, 2 * Math.floor(TABLE_LINES_PER_PAGE / biggest));
+    // A long name does not fit half the screen's width (30 "W"s need 1100 px at the smallest type):
+    // its tables take the whole width, one under the other, so as many fit a page as two columns of
+    // names on two lines did.
+    const wide = tournament.teams.some((team) => [...team.name].length > LONG_NAME);
+    const biggest = Math.max(...tournament.groups.map((group) => 2 + group.teams.length));
+    const perPage = Math.max(1, (wide ? 1 : 2) * Math.floor(TABLE_LINES_PER_PAGE / biggest));
     for (const groups of chunk(tournament.groups, perPage)) {
-      pages.push({ kind: "tables", title: WORDS.tables, build: () => this.tablesPage(tournament, groups) });
+      pages.push({ kind: "tables", title: WORDS.tables, build: () => this.tablesPage(tournament, groups, wide) });
     }
     const rounds = knockoutRounds(tournament);
     const count = rounds.reduce((sum, round) => sum + round.matches.length, 0);
-    if (count <= MATCHES_PER_PAGE) pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.bracketPage(state, tournament, rounds) });
-    else {
+    const widest = this.widestSide(tournament, rounds);
+    if (count <= MATCHES_PER_PAGE && widest <= innerWidth * (0.96 / rounds.length - ROUND_GAPS)) {
+      pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.bracketPage(state, tournament, rounds) });
+    } else {
+      // Cards in two columns; a name wider than a card even at the smallest type takes two lines:
+      // then each name has a line of its own and a page holds half as many cards.
+      const wider = widest > CARD_SHARE * innerWidth;
       const all = rounds.flatMap((round) => round.matches);
-      for (const matches of chunk(all, MATCHES_PER_PAGE)) {
-        pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.matchGrid(state, tournament, matches) });
+      for (const matches of chunk(all, wider ? MATCHES_PER_PAGE / 2 : MATCHES_PER_PAGE)) {
+        pages.push({ kind: "bracket", title: WORDS.bracket, build: () => this.matchGrid(state, tournament, matches, wider) });
       }
     }
     return pages;
+  }
+
+  /**
+   * The width in px of the widest side the knockout shows ("Real Sociedad de Amigos del Ba", or
+   * "Winner of match 25" while unknown) in bold at the smallest type: a column per round holds only
+   * sides that fit it on one line.
+   */
+  widestSide(tournament, rounds) {
+    const floorPx = Math.ceil(0.031 * innerHeight);
+    const sides = rounds.flatMap((round) => round.matches.flatMap((match) => [sideName(tournament, match, "home"), sideName(tournament, match, "away")]));
+    return Math.max(0, ...sides.map((side) => boldWidth(side, floorPx)));
   }
 
   render(state) {
@@ -104,6 +135,7 @@ export class TournamentBoard {
     replace($("#tb-page"), page.build());
     this.renderClock();
     this.fit();
+    this.fitChampion();
     // One timer for the page on screen: a patch redraws it without making it stay longer.
     if (this.shown !== `${kinds}|${this.index}`) {
       this.shown = `${kinds}|${this.index}`;
@@ -119,7 +151,9 @@ export class TournamentBoard {
         h("h2", { class: "tb-pitch-name" }, pitchName(state, pitch)),
         live ? h("p", { class: "tb-live" },
           h("span", { class: "tb-team a" }, sideName(tournament, live, "home")),
-          h("span", { class: "tb-score" }, gather ? `${gather.score.A}–${gather.score.B}` : "0–0"),
+          // Each side's goals on its own: a stacked line (names too long for one) puts them beside their names.
+          h("span", { class: "tb-score" }, h("span", {}, String(gather ? gather.score.A : 0)), h("span", { class: "tb-dash" }, "–"),
+            h("span", {}, String(gather ? gather.score.B : 0))),
           h("span", { class: "tb-team b" }, sideName(tournament, live, "away")))
           : h("p", { class: "tb-live tb-free" }, WORDS.free),
         live ? h("p", { class: "tb-clock", dataset: { clockPitch: pitch } }, "--:--") : null,
@@ -133,8 +167,8 @@ export class TournamentBoard {
     }));
   }
 
-  tablesPage(tournament, groups) {
-    return h("div", { class: "tb-tables", dataset: { count: groups.length } }, groups.map((group) => h("table", { class: "tb-table", dataset: { group: group.name } },
+  tablesPage(tournament, groups, wide) {
+    return h("div", { class: "tb-tables", dataset: wide ? { count: groups.length, wide: "true" } : { count: groups.length } }, groups.map((group) => h("table", { class: "tb-table", dataset: { group: group.name } },
       h("caption", {}, TEXT.group(group.name)),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, TEXT.table.team), WORDS.cols.map((key) => h("th", { scope: "col" }, h("abbr", { title: TEXT.tableFull[key] }, TEXT.table[key]))))),
       h("tbody", {}, group.table.map((row, index) => h("tr", { class: fateClass(row) || null },
@@ -151,7 +185,8 @@ export class TournamentBoard {
     const winner = match.winner;
     const side = (key) => h("span", { class: `tb-side${winner && match[key] === winner ? " won" : ""}` }, sideName(tournament, match, key));
     return h("li", { class: "tb-match", dataset: { match: match.id, status: match.status } },
-      h("p", { class: "tb-match-stage" }, [withStage ? stageText(match) : "", pitchName(state, match.pitch), when].filter(Boolean).join(" · ")),
+      // Its number first: other cards say "Winner of match 25".
+      h("p", { class: "tb-match-stage" }, [TEXT.matchNumber(match.id), withStage ? stageText(match) : "", pitchName(state, match.pitch), when].filter(Boolean).join(" · ")),
       h("p", { class: "tb-match-teams" }, side("home"), ` ${score} `, side("away"), penalties));
   }
 
@@ -163,8 +198,9 @@ export class TournamentBoard {
     return page;
   }
 
-  matchGrid(state, tournament, matches) {
-    return h("ol", { class: "tb-grid" }, matches.map((match) => this.matchCard(state, tournament, match)));
+  /** `wide`: names too long to share a line, each on its own (the score between them). */
+  matchGrid(state, tournament, matches, wide) {
+    return h("ol", { class: "tb-grid", dataset: wide ? { wide: "true" } : {} }, matches.map((match) => this.matchCard(state, tournament, match)));
   }
 
   championPage(tournament) {
@@ -191,7 +227,13 @@ export class TournamentBoard {
     if (key !== this.fitted || lines[0] !== this.fittedLine) {
       this.fitted = key;
       this.fittedLine = lines[0];
-      fitLines(lines, Math.ceil(0.031 * innerHeight));
+      for (const line of lines) delete line.dataset.stacked;
+      // Too long for one line even at the floor: every line of the page stacks (a name per line,
+      // its goals beside it), and the page is fitted again at its new height.
+      if (!fitLines(lines, Math.ceil(0.031 * innerHeight))) {
+        for (const line of lines) line.dataset.stacked = "true";
+      }
+      this.fit();
     }
   }
 
@@ -211,8 +253,14 @@ export class TournamentBoard {
     }
   }
 
+  /** The champion's name, as big as two lines allow (one word of 30 "W"s: one line, smaller). */
+  fitChampion() {
+    fitNames(document.querySelectorAll("#tb-page .tb-champion-name"));
+  }
+
   resize() {
     this.fit();
+    this.fitChampion();
     if (this.live.state) this.renderClock();
   }
 }

@@ -20,6 +20,8 @@ startPage((live) => {
   return {
     onChange: (state) => {
       board.render(state);
+      // A pitch's board or the venue overview on a tournament day: one click to the day's own screen.
+      $("#tournament-link").hidden = tournamentDay || !state.tournament;
       const shown = wanted === "all" || tournamentDay ? shownPitches(state).map((pitch) => pitch.id) : [board.pitchId];
       announcer.update(state, shown, { namePitches: wanted === "all" || tournamentDay });
     },

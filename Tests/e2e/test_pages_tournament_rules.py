@@ -6,8 +6,8 @@ from selenium.webdriver.common.by import By
 
 from gatherlib import PASSWORD, run
 from pages_support import ORGANISER
-from tournament_pages_support import (TEAMS8, add_pitches, connect_organiser, create_action, now_ms, perform, play,
-                                      venue_of_three_pitches)
+from tournament_pages_support import (TEAMS8, add_pitches, connect_organiser, create_action, now_ms, perform,
+                                      place_words, play, venue_of_three_pitches)
 
 MARKS = """
 return [...document.querySelectorAll('#tournament-tables table.group-table tbody tr')].map((row) => ({
@@ -113,7 +113,8 @@ def test_the_preview_crosses_four_groups_as_the_server_does(venue, browsers):
     phone.wait(lambda: phone.find("#tournament-create-confirm").is_displayed(), what="the preview")
     lines = {int(e.get_attribute("data-match")): e.text for e in phone.driver.find_elements(By.CSS_SELECTOR, ".tpreview-schedule li")}
     quarters = [text.split(": ", 1)[1] for _, text in sorted(lines.items()) if "Quarter-final" in text]
-    assert quarters == ["A1 v B2", "C1 v D2", "B1 v A2", "D1 v C2"], quarters
+    assert quarters == ["Group A winner v Group B runner-up", "Group C winner v Group D runner-up",
+                        "Group B winner v Group A runner-up", "Group D winner v Group C runner-up"], quarters
     violations = phone.axe()
     assert not violations, [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
     confirm = phone.find("#tournament-create-confirm")
@@ -122,7 +123,7 @@ def test_the_preview_crosses_four_groups_as_the_server_does(venue, browsers):
     phone.wait(lambda: phone.driver.find_elements(By.CSS_SELECTOR, "#tournament-pitches .tpitch"), 15, "the tournament day")
     _, _, body = venue.get("/api/tournament.json")
     made = json.loads(body)
-    served = {m["id"]: f"{m['homeFrom']} v {m['awayFrom']}" for m in made["matches"] if m["stage"] == "quarterFinal"}
+    served = {m["id"]: f"{place_words(m['homeFrom'])} v {place_words(m['awayFrom'])}" for m in made["matches"] if m["stage"] == "quarterFinal"}
     assert [served[i] for i in sorted(served)] == quarters
     assert sorted(lines) == [m["id"] for m in made["matches"]]
     run(tidy_created(venue))

@@ -23,6 +23,16 @@ def create_action(names, groups, advance, pitches, starts_at_ms, **rules):
             "startsAt": starts_at_ms, **rules}
 
 
+def place_words(label: str) -> str:
+    """A knockout place as the pages say it (English): "A1" is "Group A winner", "W25" "Winner of match 25"."""
+    if label[0] == "W":
+        return f"Winner of match {label[1:]}"
+    if label[0] == "L":
+        return f"Loser of match {label[1:]}"
+    rank = {"1": "winner", "2": "runner-up"}.get(label[1:])
+    return f"Group {label[0]} {rank}" if rank else f"Group {label[0]} no. {label[1:]}"
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 

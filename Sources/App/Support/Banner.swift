@@ -18,6 +18,9 @@ enum Banner {
                 lines.append("  Scoreboard, \(pitch.name):  \(spectator)/scoreboard.html?pitch=\(pitch.id)")
             }
             lines.append("  Venue overview (every live pitch):  \(spectator)/scoreboard.html?pitch=all")
+            // A tournament day's projector is a page of its own (every pitch now and next, the
+            // tables, the bracket): printed always, so nobody has to find `?tournament` in the docs.
+            lines.append("  Tournament projector (groups, bracket, what is next):  \(spectator)/scoreboard.html?tournament")
             lines.append("")
         }
         lines.append("  Invite code for organisers: \(inviteCode)")
