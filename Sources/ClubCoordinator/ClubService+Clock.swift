@@ -8,7 +8,8 @@ import GatherModel
 /// server listens on loopback) moves the club's clock for every instance and answers after the
 /// consequences of the new time are committed.
 extension ClubService {
-    /// Expires every offer due by the club's `now`; returns the dates it changed. `fillingWindow`:
+    /// Expires every offer due by the club's `now` and claims the reminders that have come (quiet
+    /// hours hold them); returns the dates it changed. `fillingWindow`:
     /// also make the window's new dates (they appear once a week per fixture, so the clock asks for
     /// it once a minute, not on every sweep; the pages' reads fill it too).
     @discardableResult
@@ -33,7 +34,7 @@ extension ClubService {
             }
             if didChange { changed.append(dateId) }
         }
-        return changed
+        return changed + (try claimDueReminders())
     }
 
     func advanceTestClock(_ request: ClubRequest) throws -> ClubResponse {

@@ -24,11 +24,28 @@ public final class ClubService: Sendable {
         public var loginAttemptsAllowed = 5
         public var loginWindowMs: Millis = 15 * 60_000
         public var loginLockoutMs: Millis = 15 * 60_000
+        /// `--smtp` given: mail is claimed `pending` and sent; nil: claimed `unsent` (shown only).
+        public var mail: MailConfiguration?
 
-        public init(publicURL: String?, testClock: Bool, passwordHasher: PasswordHasher = PasswordHasher()) {
+        public init(publicURL: String?, testClock: Bool, passwordHasher: PasswordHasher = PasswordHasher(),
+                    mail: MailConfiguration? = nil) {
             self.publicURL = publicURL
             self.testClock = testClock
             self.passwordHasher = passwordHasher
+            self.mail = mail
+        }
+    }
+
+    /// What mail needs besides the SMTP link (which the sender holds).
+    public struct MailConfiguration: Sendable {
+        /// The envelope's and `From:`'s address (`--mail-from`).
+        public var fromAddress: String
+        /// The Message-ID's host: of `--public-url`, else `--host`.
+        public var messageHost: String
+
+        public init(fromAddress: String, messageHost: String) {
+            self.fromAddress = fromAddress
+            self.messageHost = messageHost
         }
     }
 

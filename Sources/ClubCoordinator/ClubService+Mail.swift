@@ -1,0 +1,73 @@
+import ClubModel
+import ClubStore
+import GatherModel
+
+/// Telling people (contract, "Mail, settled"): every mail is claimed in the transaction that
+/// decides it is due — a change's offers, promotions and cancellations in the change's own, a
+/// reminder in the clock's under the date's row lock — and sent afterwards by `ClubMailer`.
+/// Without `--smtp` the claims are `unsent`: what organisers would have had mailed.
+extension ClubService {
+    /// Claims the mail a rule's events ask for (members with an email only).
+    func claimMail(for result: WaitlistResult, _ transaction: ClubTransaction) throws {
+        let keys = MailRules.mail(for: result.events, dateId: result.date.id)
+        guard !keys.isEmpty else { return }
+        let reachable = Set(try transaction.members().filter { $0.email != nil }.map(\.id))
+        try transaction.claimMail(keys.filter { reachable.contains($0.memberId) }, dueAt: try transaction.now(),
+                                  unsent: configuration.mail == nil)
+    }
+
+    /// Settles every reminder time that has come, date by date, each under its row lock: the
+    /// mail to active members with an email who have not answered is claimed, or the time is
+    /// dropped (quiet hours until after closing), or held (quiet hours: nothing is written).
+    /// Returns the dates whose mail changed.
+    func claimDueReminders() throws -> [String] {
+        let due = try store.read { try $0.dateIdsWithRemindersDue(at: try $0.now()) }
+        var claimed: [String] = []
+        for dateId in due.prefix(100) {
+            let changed: Bool = try store.change { transaction in
+                guard let date = try transaction.lockDate(id: dateId),
+                      let fixture = try transaction.fixture(id: date.fixtureId) else { return false }
+                let now = try transaction.now()
+                let club = ClubTime(timeZone: try ClubInput.timeZone(try settings(transaction).timeZone))
+                let decision = MailRules.reminder(for: date, hoursBefore: fixture.reminderHoursBefore,
+                                                  settled: try transaction.settledReminderHours(date: date.id),
+                                                  now: now, club: club)
+                switch decision {
+                case .none, .hold:
+                    return false
+                case .drop(let hours):
+                    try transaction.settleReminderHours(date: date.id, hours, now: now)
+                    logger.info("club mail: reminder dropped in quiet hours", metadata: [
+                        "club.date": "\(date.id)", "club.mail.hours": "\(hours)",
+                    ])
+                    return false
+                case .send(let slot, let dueAt, let hours):
+                    try transaction.settleReminderHours(date: date.id, hours, now: now)
+                    let answers = try transaction.answers(date: date.id)
+                    let members = try transaction.members()
+                    let reachable = Set(members.filter { $0.email != nil }.map(\.id))
+                    let keys = Waitlist.notAnswered(members, answers: answers).filter(reachable.contains).map {
+                        MailKey(memberId: $0, dateId: date.id, kind: .reminder, slot: slot)
+                    }
+                    // `unsent` rows say when the reminder was due; a pending one is due now.
+                    let unsent = configuration.mail == nil
+                    try transaction.claimMail(keys, dueAt: unsent ? dueAt : now, unsent: unsent)
+                    try transaction.notify(dateIds: [date.id])
+                    return true
+                }
+            }
+            if changed { claimed.append(dateId) }
+        }
+        return claimed
+    }
+
+    /// `mail` of `GET /club/api/dates/DID`.
+    static func mailView(_ records: [MailRecord]) -> JSONValue {
+        .array(records.map { record in
+            [
+                "memberId": .string(record.key.memberId), "kind": .string(record.key.kind.rawValue),
+                "slot": .int(record.key.slot), "state": .string(record.state.shown), "at": .int(Int(record.at)),
+            ]
+        })
+    }
+}
