@@ -65,7 +65,7 @@ public enum MailText {
         let subject = ClubMessages.render(kind.subject, values) ?? content.title
         var body = [ClubMessages.render(words.greeting, values)!, "", ClubMessages.render(kind.text, values)!, ""]
         for (label, link) in links(content) {
-            body.append("\(words.links[label]!): \(link)")
+            body.append("\(words.links[label]!)\(words.colon)\(link)")
         }
         body += ["", "— \(content.clubName)", ""]
         let messageId = content.key.messageId(host: content.host)

@@ -12,6 +12,8 @@ enum MailWords {
         let kinds: [MailKind: Kind]
         /// Labels of the links: in, out, page, claim.
         let links: [String: String]
+        /// Between a label and its link (French puts a space before the colon).
+        var colon = ": "
     }
 
     static func words(_ language: Language) -> Words { table[language]! }
@@ -55,7 +57,8 @@ enum MailWords {
                 .cancelled: Kind(subject: "Annulé : {weekday} {title}, {time}",
                                  text: "{weekday} {date}, {title}, {time}{at} est annulé."),
             ],
-            links: ["in": "Je viens", "out": "Je ne peux pas venir", "page": "Votre page", "claim": "Prendre ou laisser la place"]),
+            links: ["in": "Je viens", "out": "Je ne peux pas venir", "page": "Votre page", "claim": "Prendre ou laisser la place"],
+            colon: " : "),
         .de: Words(
             greeting: "Hallo {name},", at: " in {place}",
             kinds: [
