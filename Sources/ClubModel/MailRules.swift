@@ -16,6 +16,12 @@ public enum MailRules {
         public var at: Millis
         /// Every `reminderHoursBefore` value that falls at `at` (all are settled together).
         public var hours: [Int]
+
+        public init(slot: Int, at: Millis, hours: [Int]) {
+            self.slot = slot
+            self.at = at
+            self.hours = hours
+        }
     }
 
     /// The date's reminder times in order; several that fall before `opensAt` become one, at
