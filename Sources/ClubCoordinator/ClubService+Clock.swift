@@ -14,13 +14,14 @@ extension ClubService {
     /// it once a minute, not on every sweep; the pages' reads fill it too).
     @discardableResult
     public func sweep(fillingWindow: Bool) throws -> [String] {
-        let due: [String] = try store.change { transaction in
+        // One transaction finds both kinds of work (the sweep runs twice a second per instance).
+        let (due, reminders): ([String], [String]) = try store.change { transaction in
             let now = try transaction.now()
             if fillingWindow {
                 let added = try ensureDates(transaction, settings: try settings(transaction), now: now)
                 if !added.isEmpty { try transaction.notify(dateIds: added) }
             }
-            return try transaction.dateIdsWithOffersExpired(by: now)
+            return (try transaction.dateIdsWithOffersExpired(by: now), try transaction.dateIdsWithRemindersDue(at: now))
         }
         var changed: [String] = []
         for dateId in due {
@@ -34,7 +35,7 @@ extension ClubService {
             }
             if didChange { changed.append(dateId) }
         }
-        return changed + (try claimDueReminders())
+        return changed + (try claimReminders(dateIds: reminders))
     }
 
     func advanceTestClock(_ request: ClubRequest) throws -> ClubResponse {

@@ -16,14 +16,14 @@ extension ClubService {
                                   unsent: configuration.mail == nil)
     }
 
-    /// Settles every reminder time that has come, date by date, each under its row lock: the
+    /// Settles the reminder times that have come on `dateIds` (found by the sweep with
+    /// `dateIdsWithRemindersDue`), date by date, each under its row lock and judged again there: the
     /// mail to active members with an email who have not answered is claimed, or the time is
     /// dropped (quiet hours until after closing), or held (quiet hours: nothing is written).
     /// Returns the dates whose mail changed.
-    func claimDueReminders() throws -> [String] {
-        let due = try store.read { try $0.dateIdsWithRemindersDue(at: try $0.now()) }
+    func claimReminders(dateIds: [String]) throws -> [String] {
         var claimed: [String] = []
-        for dateId in due.prefix(100) {
+        for dateId in dateIds.prefix(100) {
             let changed: Bool = try store.change { transaction in
                 guard let date = try transaction.lockDate(id: dateId),
                       let fixture = try transaction.fixture(id: date.fixtureId) else { return false }
