@@ -19,8 +19,10 @@ public final class ClubMailer: @unchecked Sendable {
     private let queue = DispatchQueue(label: "club.mail")
     private let lock = NSLock()
     private var running = false
-    /// Mails taken at once (each is one SMTP conversation).
-    static let batch = 10
+    /// Mails taken at once: one, claimed just before its SMTP conversation, so a claim never
+    /// waits behind others' (a conversation ends within 60 s, well before a claim goes stale at
+    /// 5 minutes and another instance would take it again).
+    static let batch = 1
 
     /// nil when the service has no mail configured (`--smtp` absent).
     public init?(service: ClubService, transport: any MailTransport, linkBase: String, logger: Logger) {

@@ -17,6 +17,7 @@ import threading
 import time
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -81,7 +82,8 @@ class MailServer:
     first `tries` tries. `hold_next(predicate)`: the next matching try is held open until
     `release()`, then refused (its client is normally gone by then)."""
 
-    def __init__(self):
+    def __init__(self, login: tuple[str, str] | None = None):
+        """`login`: (user, password) the server requires (AUTH offered only after STARTTLS)."""
         self._folder = tempfile.TemporaryDirectory(prefix="gather-mail-")
         self.ca_path, cert, key = make_ca_and_server_certificate(self._folder.name)
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -94,8 +96,12 @@ class MailServer:
         self._hold = None
         self.holding = threading.Event()
         self._released = threading.Event()
+        self.logins: list[str] = []
+        extra = {}
+        if login is not None:
+            extra = dict(authenticator=self._authenticate(*login), auth_required=True, auth_require_tls=True)
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port, tls_context=context,
-                                     require_starttls=True, server_hostname="localhost")
+                                     require_starttls=True, server_hostname="localhost", **extra)
 
     @property
     def url(self) -> str:
@@ -111,6 +117,15 @@ class MailServer:
             self.controller.stop()
         finally:
             self._folder.cleanup()
+
+    def _authenticate(self, user: str, password: str):
+        def check(server, session, envelope, mechanism, auth_data):
+            good = (isinstance(auth_data, LoginPassword) and auth_data.login == user.encode()
+                    and auth_data.password == password.encode())
+            with self._lock:
+                self.logins.append(f"{mechanism}:{'ok' if good else 'refused'}")
+            return AuthResult(success=good)
+        return check
 
     def refuse_first(self, predicate, tries: int):
         self._refuse = (predicate, tries)
