@@ -15,13 +15,13 @@ extension ClubService {
     @discardableResult
     public func sweep(fillingWindow: Bool) throws -> [String] {
         // One transaction finds both kinds of work (the sweep runs twice a second per instance).
-        let (due, reminders): ([String], [String]) = try store.change { transaction in
+        let (due, reminders, now): ([String], [String], Millis) = try store.change { transaction in
             let now = try transaction.now()
             if fillingWindow {
                 let added = try ensureDates(transaction, settings: try settings(transaction), now: now)
                 if !added.isEmpty { try transaction.notify(dateIds: added) }
             }
-            return (try transaction.dateIdsWithOffersExpired(by: now), try transaction.dateIdsWithRemindersDue(at: now))
+            return (try transaction.dateIdsWithOffersExpired(by: now), try transaction.dateIdsWithRemindersDue(at: now), now)
         }
         var changed: [String] = []
         for dateId in due {
@@ -35,7 +35,7 @@ extension ClubService {
             }
             if didChange { changed.append(dateId) }
         }
-        return changed + (try claimReminders(dateIds: reminders))
+        return changed + (try claimReminders(dateIds: reminders, now: now))
     }
 
     func advanceTestClock(_ request: ClubRequest) throws -> ClubResponse {

@@ -1,5 +1,6 @@
 import ClubModel
 import ClubStore
+import Foundation
 import GatherModel
 
 /// Telling people (contract, "Mail, settled"): every mail is claimed in the transaction that
@@ -21,9 +22,9 @@ extension ClubService {
     /// mail to active members with an email who have not answered is claimed, or the time is
     /// dropped (quiet hours until after closing), or held (quiet hours: nothing is written).
     /// Returns the dates whose mail changed.
-    func claimReminders(dateIds: [String]) throws -> [String] {
+    func claimReminders(dateIds: [String], now: Millis) throws -> [String] {
         var claimed: [String] = []
-        for dateId in dateIds.prefix(100) {
+        for dateId in dateIds.prefix(100) where !heldReminders.isHeld(dateId, at: now) {
             let changed: Bool = try store.change { transaction in
                 guard let date = try transaction.lockDate(id: dateId),
                       let fixture = try transaction.fixture(id: date.fixtureId) else { return false }
@@ -33,7 +34,10 @@ extension ClubService {
                                                   settled: try transaction.settledReminderHours(date: date.id),
                                                   now: now, club: club)
                 switch decision {
-                case .none, .hold:
+                case .none:
+                    return false
+                case .hold(let until):
+                    heldReminders.hold(date.id, until: until)
                     return false
                 case .drop(let hours):
                     try transaction.settleReminderHours(date: date.id, hours, now: now)
@@ -69,5 +73,30 @@ extension ClubService {
                 "slot": .int(record.key.slot), "state": .string(record.state.shown), "at": .int(Int(record.at)),
             ]
         })
+    }
+}
+
+/// This instance's memory of reminders waiting for 08:00 (`MailRules.ReminderDecision.hold`), so
+/// the half-second clock does not lock their dates all night; a restart forgets it and judges
+/// them once again. At most `capacity` dates are remembered (the rest are judged each sweep).
+final class HeldReminders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var until: [String: Millis] = [:]
+    private let capacity = 1_000
+
+    func isHeld(_ dateId: String, at now: Millis) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let end = until[dateId] else { return false }
+        if now < end { return true }
+        until[dateId] = nil
+        return false
+    }
+
+    func hold(_ dateId: String, until end: Millis) {
+        lock.lock()
+        defer { lock.unlock() }
+        if until.count >= capacity { until.removeAll() }
+        until[dateId] = end
     }
 }

@@ -57,6 +57,8 @@ public final class ClubService: Sendable {
     private let slots: DispatchSemaphore
     /// The password KDF: two at a time, so a burst of logins cannot take every core.
     let kdf = KDFLimiter(running: 2, waiting: 16)
+    /// Reminders held by quiet hours, by date: the clock does not lock those dates again until then.
+    let heldReminders = HeldReminders()
 
     public init(store: ClubStore, configuration: Configuration, logger: Logger, concurrency: Int = 4) {
         self.store = store
