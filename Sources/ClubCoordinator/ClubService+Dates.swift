@@ -151,11 +151,7 @@ extension ClubService {
             confirmedSeats: Waitlist.confirmedSeats(answers), capacity: date.capacity, waiting: Waitlist.waitingCount(answers),
             link: "\(publicBase(request))/club/", club: ClubTime(timeZone: try ClubInput.timeZone(settings.timeZone)),
             language: request.language)
-        var view = ClubViews.organiserDate(date, fixture: fixture, answers: answers, members: members, message: message)
-        if case .object(var fields) = view {
-            fields["mail"] = Self.mailView(try transaction.mail(date: date.id))
-            view = .object(fields)
-        }
-        return view
+        return ClubViews.organiserDate(date, fixture: fixture, answers: answers, members: members, message: message,
+                                       mail: try transaction.mail(date: date.id))
     }
 }

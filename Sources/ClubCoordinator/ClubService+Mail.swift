@@ -64,21 +64,11 @@ extension ClubService {
         }
         return claimed
     }
-
-    /// `mail` of `GET /club/api/dates/DID`.
-    static func mailView(_ records: [MailRecord]) -> JSONValue {
-        .array(records.map { record in
-            [
-                "memberId": .string(record.key.memberId), "kind": .string(record.key.kind.rawValue),
-                "slot": .int(record.key.slot), "state": .string(record.state.shown), "at": .int(Int(record.at)),
-            ]
-        })
-    }
 }
 
 /// This instance's memory of reminders waiting for 08:00 (`MailRules.ReminderDecision.hold`), so
 /// the half-second clock does not lock their dates all night; a restart forgets it and judges
-/// them once again. At most `capacity` dates are remembered (the rest are judged each sweep).
+/// them once again. At most `capacity` dates are remembered (when full it forgets them all).
 final class HeldReminders: @unchecked Sendable {
     private let lock = NSLock()
     private var until: [String: Millis] = [:]

@@ -111,7 +111,8 @@ enum ClubServer {
 
     /// The Message-ID's right side: the host of `--public-url`, else `--host`.
     static func messageHost(_ options: ClubServeCommand) -> String {
-        options.publicURL.flatMap { URL(string: $0)?.host } ?? options.host
+        let host = options.publicURL.flatMap { URL(string: $0)?.host } ?? options.host
+        return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host  // an IPv6 literal, bracketed
     }
 
     /// `$TZ`, else the zone `/etc/localtime` names, else UTC.
