@@ -27,12 +27,11 @@ public final class SMTPSender: MailTransport, @unchecked Sendable {
     }
 
     public func send(_ message: MailMessage) -> MailSendOutcome {
+        guard let list = curl_slist_append(nil, "<\(message.to)>") else { return .failed(reason: "libcurl: no memory") }
+        // Freed after the handle (deferred first, so it runs last): the handle points at it.
+        defer { curl_slist_free_all(list) }
         guard let handle = curl_easy_init() else { return .failed(reason: "libcurl: no handle") }
         defer { curl_easy_cleanup(handle) }
-        var recipients: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(recipients) }
-        guard let list = curl_slist_append(nil, "<\(message.to)>") else { return .failed(reason: "libcurl: no memory") }
-        recipients = list
         let body = UploadBody(Array(message.data.utf8))
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         return withExtendedLifetime(body) {
