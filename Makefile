@@ -8,7 +8,8 @@ HOST         ?= 0.0.0.0
 PORT         ?= 8443
 SPECTATOR_PORT ?= 8080
 # libpq-dev: the `gather` binary links libpq (the club's client); the venue never needs the server.
-RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev libnats-dev libpq-dev
+# libcurl4-openssl-dev: the club mails over SMTP through libcurl (STARTTLS or smtps://, OpenSSL).
+RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev libnats-dev libpq-dev libcurl4-openssl-dev
 # postgresql: the club's tests start private clusters of their own (Tests/e2e/club_postgres.py).
 TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver nats-server nginx postgresql
 PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0 nats-py icalendar aiosmtpd

@@ -27,6 +27,7 @@ let package = Package(
                        providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CNats", path: "Sources/CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .target(name: "GatherLWS", dependencies: ["CLibWebSockets"], path: "Sources/LWS"),
 
@@ -56,6 +57,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/ClubCoordinator"),
 
+        /// The club's mail over SMTP (libcurl: STARTTLS or smtps://, verified TLS).
+        .target(name: "ClubMail", dependencies: [
+            "CCurl", "ClubModel", .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/ClubMail"),
+
         // MARK: - View: the transport to the pages
         .target(name: "GatherTransport", dependencies: [
             "CLibWebSockets", "COpenSSL", "GatherLWS", "GatherDelivery", .product(name: "Logging", package: "swift-log"),
@@ -74,7 +80,7 @@ let package = Package(
         // MARK: - Composition root and executables
         .target(name: "GatherApp", dependencies: [
             "GatherModel", "GatherPresenters", "GatherCoordinator", "GatherStore", "GatherTransport", "GatherDelivery",
-            "GatherSecurity", "GatherCertificates", "CQREncode", "GatherStream", "ClubCoordinator", "ClubStore", "ClubModel",
+            "GatherSecurity", "GatherCertificates", "CQREncode", "GatherStream", "ClubCoordinator", "ClubStore", "ClubModel", "ClubMail",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/App"),

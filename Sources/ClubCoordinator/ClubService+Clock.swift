@@ -8,18 +8,20 @@ import GatherModel
 /// server listens on loopback) moves the club's clock for every instance and answers after the
 /// consequences of the new time are committed.
 extension ClubService {
-    /// Expires every offer due by the club's `now`; returns the dates it changed. `fillingWindow`:
+    /// Expires every offer due by the club's `now` and claims the reminders that have come (quiet
+    /// hours hold them); returns the dates it changed. `fillingWindow`:
     /// also make the window's new dates (they appear once a week per fixture, so the clock asks for
     /// it once a minute, not on every sweep; the pages' reads fill it too).
     @discardableResult
     public func sweep(fillingWindow: Bool) throws -> [String] {
-        let due: [String] = try store.change { transaction in
+        // One transaction finds both kinds of work (the sweep runs twice a second per instance).
+        let (due, reminders, now): ([String], [String], Millis) = try store.change { transaction in
             let now = try transaction.now()
             if fillingWindow {
                 let added = try ensureDates(transaction, settings: try settings(transaction), now: now)
                 if !added.isEmpty { try transaction.notify(dateIds: added) }
             }
-            return try transaction.dateIdsWithOffersExpired(by: now)
+            return (try transaction.dateIdsWithOffersExpired(by: now), try transaction.dateIdsWithRemindersDue(at: now), now)
         }
         var changed: [String] = []
         for dateId in due {
@@ -33,7 +35,7 @@ extension ClubService {
             }
             if didChange { changed.append(dateId) }
         }
-        return changed
+        return changed + (try claimReminders(dateIds: reminders, now: now))
     }
 
     func advanceTestClock(_ request: ClubRequest) throws -> ClubResponse {

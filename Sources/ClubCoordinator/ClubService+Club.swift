@@ -96,6 +96,7 @@ extension ClubService {
                 guard answers.contains(where: { $0.memberId == memberId }) else { continue }
                 let result = Waitlist.removeMember(memberId: memberId, date: date, answers: answers, now: try transaction.now())
                 try transaction.saveAnswers(date: date.id, result.answers)
+                try claimMail(for: result, transaction)
                 changed.append(date.id)
             }
             try transaction.deleteMember(id: memberId)
@@ -157,11 +158,13 @@ extension ClubService {
                     let result = Waitlist.changeDate(to: new, answers: try transaction.answers(date: old.id), now: now)
                     try transaction.saveDate(result.date)
                     try transaction.saveAnswers(date: old.id, result.answers)
+                    try claimMail(for: result, transaction)
                     changed.append(old.id)
                 case .cancel(let date):
                     let answers = try transaction.answers(date: date.id)
                     let result = try Waitlist.cancel(date: date, answers: answers, now: now, alone: false)
                     try transaction.saveDate(result.date)
+                    try claimMail(for: result, transaction)
                     changed.append(date.id)
                 }
             }

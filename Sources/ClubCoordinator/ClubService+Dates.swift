@@ -121,10 +121,12 @@ extension ClubService {
 
     // MARK: - Shared steps
 
-    /// Writes what a rule decided (the date when it changed, its answers) and tells every instance.
+    /// Writes what a rule decided (the date when it changed, its answers), claims the mail its
+    /// events ask for, and tells every instance.
     func save(_ result: WaitlistResult, _ transaction: ClubTransaction) throws {
         try transaction.saveDate(result.date)
         try transaction.saveAnswers(date: result.date.id, result.answers)
+        try claimMail(for: result, transaction)
         try transaction.notify(dateIds: [result.date.id])
     }
 
@@ -149,6 +151,7 @@ extension ClubService {
             confirmedSeats: Waitlist.confirmedSeats(answers), capacity: date.capacity, waiting: Waitlist.waitingCount(answers),
             link: "\(publicBase(request))/club/", club: ClubTime(timeZone: try ClubInput.timeZone(settings.timeZone)),
             language: request.language)
-        return ClubViews.organiserDate(date, fixture: fixture, answers: answers, members: members, message: message)
+        return ClubViews.organiserDate(date, fixture: fixture, answers: answers, members: members, message: message,
+                                       mail: try transaction.mail(date: date.id))
     }
 }

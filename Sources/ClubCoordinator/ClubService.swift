@@ -24,11 +24,28 @@ public final class ClubService: Sendable {
         public var loginAttemptsAllowed = 5
         public var loginWindowMs: Millis = 15 * 60_000
         public var loginLockoutMs: Millis = 15 * 60_000
+        /// `--smtp` given: mail is claimed `pending` and sent; nil: claimed `unsent` (shown only).
+        public var mail: MailConfiguration?
 
-        public init(publicURL: String?, testClock: Bool, passwordHasher: PasswordHasher = PasswordHasher()) {
+        public init(publicURL: String?, testClock: Bool, passwordHasher: PasswordHasher = PasswordHasher(),
+                    mail: MailConfiguration? = nil) {
             self.publicURL = publicURL
             self.testClock = testClock
             self.passwordHasher = passwordHasher
+            self.mail = mail
+        }
+    }
+
+    /// What mail needs besides the SMTP link (which the sender holds).
+    public struct MailConfiguration: Sendable {
+        /// The envelope's and `From:`'s address (`--mail-from`).
+        public var fromAddress: String
+        /// The Message-ID's host: of `--public-url`, else `--host`.
+        public var messageHost: String
+
+        public init(fromAddress: String, messageHost: String) {
+            self.fromAddress = fromAddress
+            self.messageHost = messageHost
         }
     }
 
@@ -40,6 +57,8 @@ public final class ClubService: Sendable {
     private let slots: DispatchSemaphore
     /// The password KDF: two at a time, so a burst of logins cannot take every core.
     let kdf = KDFLimiter(running: 2, waiting: 16)
+    /// Reminders held by quiet hours, by date: the clock does not lock those dates again until then.
+    let heldReminders = HeldReminders()
 
     public init(store: ClubStore, configuration: Configuration, logger: Logger, concurrency: Int = 4) {
         self.store = store

@@ -38,9 +38,9 @@ enum ClubViews {
     }
 
     /// `GET /club/api/dates/DID`: the summary, every answer with its position, who has not
-    /// answered (active members only) and the group-chat message.
+    /// answered (active members only), the group-chat message and the date's mail.
     static func organiserDate(_ date: ClubDate, fixture: Fixture?, answers: [Answer], members: [Member],
-                              message: String) -> JSONValue {
+                              message: String, mail: [MailRecord]) -> JSONValue {
         var fields = dateSummary(date, fixture: fixture, answers: answers)
         let names = Dictionary(members.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let positions = Waitlist.positions(answers)
@@ -57,6 +57,12 @@ enum ClubViews {
         })
         fields["notAnswered"] = .array(Waitlist.notAnswered(members, answers: answers).map { .string($0) })
         fields["message"] = .string(message)
+        fields["mail"] = .array(mail.map { record in
+            [
+                "memberId": .string(record.key.memberId), "kind": .string(record.key.kind.rawValue),
+                "slot": .int(record.key.slot), "state": .string(record.state.shown), "at": .int(Int(record.at)),
+            ]
+        })
         return .object(fields)
     }
 

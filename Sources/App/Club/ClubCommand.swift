@@ -1,4 +1,6 @@
 import ArgumentParser
+import ClubMail
+import ClubModel
 import Foundation
 import Logging
 
@@ -49,6 +51,19 @@ struct ClubServeCommand: ParsableCommand {
             help: "Organisers' invite code at the first start (visible in `ps`: prefer GATHER_INVITE_CODE).")
     var inviteCodeOption: String?
 
+    @Option(name: .customLong("smtp"),
+            help: "Mail through this SMTP server: smtp://[USER:PASS@]HOST[:PORT] (STARTTLS required) or smtps://… (a password is visible in `ps`: prefer GATHER_SMTP_URL).")
+    var smtpOption: String?
+
+    @Option(name: .customLong("mail-from"), help: "The address the club's mail comes from (with --smtp).")
+    var mailFrom: String?
+
+    @Option(name: .customLong("smtp-ca"), help: "A CA certificate (PEM) trusted for the SMTP server besides the system's.")
+    var smtpCA: String?
+
+    @Flag(name: .customLong("smtp-plain"), help: "SMTP without TLS (a relay on this machine only); refused with a user or password.")
+    var smtpPlain = false
+
     @Flag(name: .customLong("test-clock"), help: "For tests: POST /club/api/test/clock moves the club's clock (loopback --host only).")
     var testClock = false
 
@@ -59,7 +74,29 @@ struct ClubServeCommand: ParsableCommand {
         inviteCodeOption ?? ProcessInfo.processInfo.environment["GATHER_INVITE_CODE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    var smtpURL: String? {
+        smtpOption ?? ProcessInfo.processInfo.environment["GATHER_SMTP_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The SMTP link, checked (nil without --smtp).
+    func smtpSettings() throws -> SMTPSettings? {
+        guard let smtpURL else { return nil }
+        do {
+            return try SMTPSettings(url: smtpURL, caFile: smtpCA, plain: smtpPlain)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     func validate() throws {
+        _ = try smtpSettings()
+        if smtpURL != nil {
+            guard let mailFrom, (try? ClubInput.email(mailFrom)) != nil, mailFrom == mailFrom.trimmingCharacters(in: .whitespaces) else {
+                throw ValidationError("--smtp needs --mail-from ADDRESS (one plain address, e.g. club@example.org).")
+            }
+        } else if mailFrom != nil || smtpCA != nil || smtpPlain {
+            throw ValidationError("--mail-from, --smtp-ca and --smtp-plain go with --smtp.")
+        }
         guard postgresURL.hasPrefix("postgresql://") || postgresURL.hasPrefix("postgres://"), postgresURL.utf8.count <= 1_024 else {
             throw ValidationError("--postgres must be a postgresql:// URL of at most 1,024 characters.")
         }

@@ -1,4 +1,5 @@
 import ClubCoordinator
+import ClubMail
 import ClubStore
 import Dispatch
 import Foundation
@@ -26,7 +27,19 @@ enum ClubServer {
         } catch {
             throw StartupFailure(description: "cannot open the club's database: \(error)")
         }
-        let serviceConfiguration = ClubService.Configuration(publicURL: options.publicURL, testClock: options.testClock)
+        let smtp: SMTPSettings?
+        let sender: SMTPSender?
+        do {
+            smtp = try options.smtpSettings()
+            sender = try smtp.map { settings throws in try SMTPSender(settings: settings) }
+        } catch {
+            throw StartupFailure(description: "cannot mail: \(error)")
+        }
+        let mail = smtp.map { _ in
+            ClubService.MailConfiguration(fromAddress: options.mailFrom ?? "", messageHost: messageHost(options))
+        }
+        let serviceConfiguration = ClubService.Configuration(publicURL: options.publicURL, testClock: options.testClock,
+                                                             mail: mail)
         let service = ClubService(store: store, configuration: serviceConfiguration, logger: logger)
         let live = ClubLive(store: store, logger: logger)
         let routes = ClubRoutes(publicDirectory: options.publicDirectory, publicURL: options.publicURL,
@@ -76,10 +89,15 @@ enum ClubServer {
         } catch {
             throw StartupFailure(description: "cannot start the club: \(error)")
         }
-        let clock = ClubClock(service: service, logger: logger)
-        clock.start()
-
         let port = ports.tls ?? ports.spectator ?? options.port
+        let linkBase = "\(tls == nil ? "http" : "https")://\(ClubBanner.shownHost(options.host)):\(port)"
+        let mailer = sender.flatMap { ClubMailer(service: service, transport: $0, linkBase: linkBase, logger: logger) }
+        let clock = ClubClock(service: service, mailer: mailer, logger: logger)
+        clock.start()
+        if let smtp {
+            // The host and the TLS mode only: the URL may hold a password.
+            logger.info("club mail on", metadata: ["club.smtp.host": "\(smtp.host)", "club.smtp.security": "\(smtp.security)"])
+        }
         ClubBanner.print(port: port, tls: tls != nil, options: options, settings: settings)
         logger.info("club serving", metadata: ["club.port": "\(port)", "club.timeZone": "\(settings.timeZone)"])
 
@@ -91,6 +109,12 @@ enum ClubServer {
         store.close()
     }
 
+    /// The Message-ID's right side: the host of `--public-url`, else `--host`.
+    static func messageHost(_ options: ClubServeCommand) -> String {
+        let host = options.publicURL.flatMap { URL(string: $0)?.host } ?? options.host
+        return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host  // an IPv6 literal, bracketed
+    }
+
     /// `$TZ`, else the zone `/etc/localtime` names, else UTC.
     static func defaultTimeZone() -> String {
         if let zone = ProcessInfo.processInfo.environment["TZ"], TimeZone(identifier: zone) != nil { return zone }
@@ -99,15 +123,18 @@ enum ClubServer {
 }
 
 /// Moves the club on with time, on every instance: about twice a second, expired offers become
-/// `out` and the walk goes on (Precision 9: within 1 s); the dates' window is kept filled.
+/// `out` and the walk goes on (Precision 9: within 1 s), reminders that have come are claimed and
+/// the mail due is sent; the dates' window is kept filled.
 final class ClubClock: @unchecked Sendable {
     private let service: ClubService
+    private let mailer: ClubMailer?
     private let logger: Logger
     private let queue = DispatchQueue(label: "club.clock")
     private var timer: DispatchSourceTimer?
 
-    init(service: ClubService, logger: Logger) {
+    init(service: ClubService, mailer: ClubMailer?, logger: Logger) {
         self.service = service
+        self.mailer = mailer
         self.logger = logger
     }
 
@@ -115,7 +142,7 @@ final class ClubClock: @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500), leeway: .milliseconds(100))
         var sweeps = 0
-        timer.setEventHandler { [service, logger] in
+        timer.setEventHandler { [service, mailer, logger] in
             // The window's new dates once a minute (every 120th sweep), the offers every sweep.
             defer { sweeps += 1 }
             do {
@@ -123,6 +150,9 @@ final class ClubClock: @unchecked Sendable {
             } catch {
                 logger.warning("club clock: sweep failed", metadata: ["club.error": "\(error)"])
             }
+            // Mail claimed by this sweep, a change or another instance: sent off the clock's
+            // queue (an SMTP conversation may take seconds).
+            mailer?.poke()
         }
         self.timer = timer
         timer.resume()
