@@ -32,6 +32,7 @@ public final class CoordinatorCore {
     var presence = PresenceLine()
     /// The member links organisers were last sent with the club's lists.
     var sentClubLinks: [String: Player.ID] = [:]
+    var sentClubLists: [ClubDateList] = []
     /// The parent's own decisions (a message that could not be read or was sent too fast).
     var ownTally = DecisionTally()
     let environment: CoordinatorEnvironment
@@ -87,20 +88,20 @@ public final class CoordinatorCore {
             effects += accounts.handle(.passwordChecked(job, matches: matches))
         }
         updatePresence(into: &effects)
-        shareClubDates(after: event, into: &effects)
+        shareClubDates(into: &effects)
         return effects
     }
 
     /// Organisers (only) are sent the club's lists: each newly signed-in organiser, and every
     /// organiser when a list arrived or a change linked members to players.
-    private func shareClubDates(after event: CoordinatorEvent, into effects: inout [Effect]) {
+    private func shareClubDates(into effects: inout [Effect]) {
         guard !match.state.clubDates.isEmpty else { return }
         let links = Dictionary(match.state.players.compactMap { player in player.memberId.map { ($0, player.id) } },
                                uniquingKeysWith: min)
         var everyone = false
-        if case .clubListVerified = event { everyone = true }
-        if links != sentClubLinks {
+        if links != sentClubLinks || match.state.clubDates != sentClubLists {
             sentClubLinks = links
+            sentClubLists = match.state.clubDates
             everyone = true
         }
         let message = ServerMessage.clubDates(lists: match.state.clubDates, players: match.state.players,
