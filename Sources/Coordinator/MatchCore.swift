@@ -106,6 +106,7 @@ final class MatchCore: CoreScope {
         state.clubDates.removeAll { $0.date == list.date }
         state.clubDates.append(list)
         state.clubDates.sort { ($0.startsAt, $0.date) < ($1.startsAt, $1.date) }
+        state.clubDates = Array(state.clubDates.suffix(ClubDateList.maximumHeld))
     }
 
     // MARK: - Durability

@@ -27,6 +27,9 @@ public struct ClubDateList: Equatable, Sendable, Codable {
     public static let maximumEntries = 500
     public static let maximumNameLength = 40
     public static let maximumGuests = 3
+    /// Lists the venue holds at most (the newest dates): a year of weekly dates, so memory and
+    /// every organiser's message stay bounded however long the venue runs.
+    public static let maximumHeld = 52
 
     public var type: String = "clubDate"
     public var club: String

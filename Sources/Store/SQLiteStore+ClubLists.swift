@@ -15,9 +15,12 @@ extension SQLiteStore {
         } }
     }
 
-    /// Every kept list, by start.
+    /// The newest kept lists (`ClubDateList.maximumHeld` at most), by start.
     static func clubLists(_ db: Database) throws -> [ClubDateList] {
-        try String.fetchAll(db, sql: "SELECT body FROM club_dates ORDER BY starts_at, date_id")
+        try String.fetchAll(db, sql: """
+            SELECT body FROM (SELECT body, starts_at, date_id FROM club_dates ORDER BY starts_at DESC, date_id DESC LIMIT ?)
+            ORDER BY starts_at, date_id
+            """, arguments: [ClubDateList.maximumHeld])
             .map { try Rows.value(ClubDateList.self, fromJSON: $0, what: "club list") }
     }
 }

@@ -49,3 +49,24 @@ final class ClubListMigrationTests: FixtureMigrationTestCase {
         XCTAssertEqual(reopened.state.players.dropFirst().compactMap(\.memberId), [], "only that player is linked")
     }
 }
+
+/// Verified club lists in the Store: only a higher `seq` replaces a date's list, and `load`
+/// holds the newest `ClubDateList.maximumHeld` of them, by start.
+final class ClubListStoreTests: XCTestCase {
+    private func list(_ date: Int, seq: Int64) -> ClubDateList {
+        ClubDateList(club: "fc", date: "\(date)", startsAt: Int64(date) * 604_800_000, durationMinutes: 60, title: "Sunday",
+                     place: "", status: "scheduled", seq: seq, confirmed: [.init(memberId: "m1", name: "Ann", guests: 0)])
+    }
+
+    func testANewerSeqReplacesAndLoadKeepsTheNewestDates() throws {
+        let store = try SQLiteStore.inMemory()
+        try store.keepClubList(list(1, seq: 5))
+        try store.keepClubList(list(1, seq: 4))
+        XCTAssertEqual(try store.load().state.clubDates, [list(1, seq: 5)], "an older seq is not written")
+        for date in 2...(ClubDateList.maximumHeld + 5) { try store.keepClubList(list(date, seq: 1)) }
+        let held = try store.load().state.clubDates
+        XCTAssertEqual(held.count, ClubDateList.maximumHeld)
+        XCTAssertEqual(held.first?.date, "6")
+        XCTAssertEqual(held.last?.date, "\(ClubDateList.maximumHeld + 5)")
+    }
+}
