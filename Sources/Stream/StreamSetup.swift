@@ -6,9 +6,16 @@ import Logging
 /// patches after it).
 enum StreamSetup {
     static func ensure(venue: VenueName, jetStream: OpaquePointer, logger: Logger) throws {
+        try ensure(name: venue.streamName, subject: venue.stateSubject, maximumBytes: StreamMessageLimit.bytes,
+                   jetStream: jetStream, logger: logger, what: "the venue's stream")
+    }
+
+    /// The stream `name` capturing `subject`, rollups allowed (the venue's, the club's).
+    static func ensure(name streamName: String, subject streamSubject: String, maximumBytes: Int,
+                       jetStream: OpaquePointer, logger: Logger, what: String) throws {
         var info: UnsafeMutablePointer<jsStreamInfo>?
         var errorCode = jsErrCode(0)
-        let found = js_GetStreamInfo(&info, jetStream, venue.streamName, nil, &errorCode)
+        let found = js_GetStreamInfo(&info, jetStream, streamName, nil, &errorCode)
         if found == NATS_OK, let info {
             defer { jsStreamInfo_Destroy(info) }
             if !info.pointee.Config.pointee.AllowRollup {
@@ -16,18 +23,18 @@ enum StreamSetup {
                 var updated: UnsafeMutablePointer<jsStreamInfo>?
                 let status = js_UpdateStream(&updated, jetStream, info.pointee.Config, nil, &errorCode)
                 jsStreamInfo_Destroy(updated)
-                guard status == NATS_OK else { throw NATSFailure("the stream \(venue.streamName) does not allow rollups and cannot be changed", status) }
-                logger.notice("allowed rollups on the existing stream", metadata: ["stream.name": "\(venue.streamName)"])
+                guard status == NATS_OK else { throw NATSFailure("the stream \(streamName) does not allow rollups and cannot be changed", status) }
+                logger.notice("allowed rollups on the existing stream", metadata: ["stream.name": "\(streamName)"])
             }
             return
         }
         guard errorCode == JSStreamNotFoundErr else {
-            throw NATSFailure("cannot read the stream \(venue.streamName) (JetStream error \(errorCode.rawValue))", found)
+            throw NATSFailure("cannot read the stream \(streamName) (JetStream error \(errorCode.rawValue))", found)
         }
         var config = jsStreamConfig()
         jsStreamConfig_Init(&config)
-        let status: natsStatus = venue.streamName.withCString { name in
-            venue.stateSubject.withCString { subject in
+        let status: natsStatus = streamName.withCString { name in
+            streamSubject.withCString { subject in
                 var subjects: [UnsafePointer<CChar>?] = [subject]
                 return subjects.withUnsafeMutableBufferPointer { list in
                     config.Name = name
@@ -38,7 +45,7 @@ enum StreamSetup {
                     config.AllowDirect = true
                     // Bounded: its readers are a hub's mirrors (or relays reading it directly).
                     config.MaxConsumers = Int64(MirrorSetup.maximumConsumers)
-                    config.MaxMsgSize = Int32(StreamMessageLimit.bytes)
+                    config.MaxMsgSize = Int32(maximumBytes)
                     var created: UnsafeMutablePointer<jsStreamInfo>?
                     let status = js_AddStream(&created, jetStream, &config, nil, &errorCode)
                     jsStreamInfo_Destroy(created)
@@ -47,10 +54,9 @@ enum StreamSetup {
             }
         }
         guard status == NATS_OK else {
-            throw NATSFailure("cannot create the stream \(venue.streamName) (JetStream error \(errorCode.rawValue))", status)
+            throw NATSFailure("cannot create the stream \(streamName) (JetStream error \(errorCode.rawValue))", status)
         }
-        logger.notice("created the venue's stream", metadata: ["stream.name": "\(venue.streamName)",
-                                                               "stream.subject": "\(venue.stateSubject)"])
+        logger.notice("created \(what)", metadata: ["stream.name": "\(streamName)", "stream.subject": "\(streamSubject)"])
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import ClubMail
 import ClubModel
 import Foundation
+import GatherStream
 import Logging
 
 /// `gather club`: the club service that keeps the group's week (who is coming on Sunday), always
@@ -70,6 +71,16 @@ struct ClubServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
+    /// The hub's NATS, where the club publishes each date's list (with --club).
+    @OptionGroup var nats: NATSOptions
+
+    @Option(name: .customLong("club"),
+            help: "The club's name on NATS (\(ClubName.rule)): its stream CLUB_NAME and subjects club.NAME.dates.DID; needs --nats.")
+    var clubText: String?
+
+    /// `--club`, checked by `validate`.
+    var clubName: ClubName? { clubText.flatMap(ClubName.init) }
+
     var inviteCode: String? {
         inviteCodeOption ?? ProcessInfo.processInfo.environment["GATHER_INVITE_CODE"].flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -110,6 +121,12 @@ struct ClubServeCommand: ParsableCommand {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
                   url.query == nil, !publicURL.hasSuffix("/"), publicURL.utf8.count <= 200
             else { throw ValidationError("--public-url must be an http(s) address without a trailing '/', e.g. https://club.example.org.") }
+        }
+        if let clubText, ClubName(clubText) == nil {
+            throw ValidationError("--club \(clubText.prefix(64)) is not a club name: \(ClubName.rule).")
+        }
+        guard (clubText == nil) == (nats.url == nil) else {
+            throw ValidationError("--nats and --club go together: the club publishes its lists on NATS under its name.")
         }
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("--time-zone \(timeZone.prefix(64)) is not an IANA time zone (e.g. Europe/Madrid).")
