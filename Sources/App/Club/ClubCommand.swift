@@ -49,6 +49,10 @@ struct ClubServeCommand: ParsableCommand {
             help: "Organisers' invite code at the first start (visible in `ps`: prefer GATHER_INVITE_CODE).")
     var inviteCodeOption: String?
 
+    @OptionGroup var nats: NATSOptions
+
+    @OptionGroup var venueResults: ClubVenueOptions
+
     @Flag(name: .customLong("test-clock"), help: "For tests: POST /club/api/test/clock moves the club's clock (loopback --host only).")
     var testClock = false
 
@@ -73,6 +77,9 @@ struct ClubServeCommand: ParsableCommand {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
                   url.query == nil, !publicURL.hasSuffix("/"), publicURL.utf8.count <= 200
             else { throw ValidationError("--public-url must be an http(s) address without a trailing '/', e.g. https://club.example.org.") }
+        }
+        if venueResults.venueOption != nil, nats.url == nil {
+            throw ValidationError("--venue needs --nats URL: the hub that holds the mirror of the venue's stream.")
         }
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("--time-zone \(timeZone.prefix(64)) is not an IANA time zone (e.g. Europe/Madrid).")

@@ -29,8 +29,11 @@ enum ClubServer {
         let serviceConfiguration = ClubService.Configuration(publicURL: options.publicURL, testClock: options.testClock)
         let service = ClubService(store: store, configuration: serviceConfiguration, logger: logger)
         let live = ClubLive(store: store, logger: logger)
+        // Back from the pitch: the venue's results through the hub (nil without --venue).
+        let results = try ClubResults.make(options: options, service: service, logger: logger)
         let routes = ClubRoutes(publicDirectory: options.publicDirectory, publicURL: options.publicURL,
-                                shell: ShellVersion(root: options.publicDirectory))
+                                shell: ShellVersion(root: options.publicDirectory),
+                                health: { [venue = options.venueResults.venueOption] in ClubResults.healthFields(results, venue: venue) })
 
         let tls = options.certificatePath.flatMap { certificate in
             options.privateKeyPath.map { TLSListener(port: options.port, certificatePath: certificate, privateKeyPath: $0) }
@@ -78,6 +81,11 @@ enum ClubServer {
         }
         let clock = ClubClock(service: service, logger: logger)
         clock.start()
+        do {
+            try results?.start()
+        } catch {
+            throw StartupFailure(description: "cannot follow the venue's results: \(error)")
+        }
 
         let port = ports.tls ?? ports.spectator ?? options.port
         ClubBanner.print(port: port, tls: tls != nil, options: options, settings: settings)
@@ -86,6 +94,7 @@ enum ClubServer {
         let received = signals.wait()
         logger.notice("shutting down", metadata: ["signal": "\(received)"])
         clock.stop()
+        results?.stop()
         server.shutdown()
         listener.stop()
         store.close()
