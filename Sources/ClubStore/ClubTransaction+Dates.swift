@@ -97,6 +97,11 @@ extension ClubTransaction {
             """, [id, now]).first?.int64("publish_seq")
     }
 
+    /// The `seq` of the date's list last allocated (0: never published); nil for no such date.
+    public func publishSeq(date id: String) throws -> Int64? {
+        try session.query("SELECT publish_seq FROM club_dates WHERE id = $1", [id]).first?.int64("publish_seq")
+    }
+
     /// The calendar's SEQUENCE of each of the member's dates: the date's revision plus the
     /// member's answer's (both only rise).
     public func calendarSequences(member id: String) throws -> [String: Int64] {

@@ -74,6 +74,9 @@ public struct ActiveGather: Equatable, Sendable, Codable {
     public var events: [GatherEvent]
     /// Set when the gather plays a tournament match (`startMatch`); nil for every other gather.
     public var match: TournamentMatchLink?
+    /// The club date (the club's string id) whose list made this gather (`selectFromClubDate`);
+    /// its history entry carries it back to the club.
+    public var clubDate: String?
 
     public init(id: String, phase: Phase = .setup, teamA: Team = Team(name: "Team A"),
                 teamB: Team = Team(name: "Team B"), bench: [Player.ID], score: Score = Score(),
@@ -198,10 +201,13 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
     public struct PlayerName: Equatable, Sendable, Codable {
         public var id: Player.ID
         public var name: String
+        /// The club member the player was linked to when the gather ended, if any.
+        public var memberId: String?
 
-        public init(id: Player.ID, name: String) {
+        public init(id: Player.ID, name: String, memberId: String? = nil) {
             self.id = id
             self.name = name
+            self.memberId = memberId
         }
     }
 
@@ -236,6 +242,8 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
     /// When a `correctResult` last changed this entry's result, and the organiser who did it.
     public var correctedAt: Int64?
     public var correctedBy: String?
+    /// The club date the gather was made from (`ActiveGather.clubDate`), so the club can mark attendance.
+    public var clubDate: String?
 
     public init(id: String, endedAt: Int64, pitch: PitchReference = .first, teamA: Lineup, teamB: Lineup,
                 score: Score, goals: [Goal] = []) {
@@ -252,7 +260,7 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
     public subscript(side: TeamSide) -> Lineup { side == .A ? teamA : teamB }
 
     private enum CodingKeys: String, CodingKey {
-        case id, endedAt, pitch, teamA, teamB, score, winner, goals, match, penalties, correctedAt, correctedBy
+        case id, endedAt, pitch, teamA, teamB, score, winner, goals, match, penalties, correctedAt, correctedBy, clubDate
     }
 
     /// Entries stored by the first release have no pitch and no goals: they were played on the
@@ -271,5 +279,6 @@ public struct HistoryEntry: Equatable, Sendable, Codable {
         penalties = try container.decodeIfPresent(Score.self, forKey: .penalties)
         correctedAt = try container.decodeIfPresent(Int64.self, forKey: .correctedAt)
         correctedBy = try container.decodeIfPresent(String.self, forKey: .correctedBy)
+        clubDate = try container.decodeIfPresent(String.self, forKey: .clubDate)
     }
 }

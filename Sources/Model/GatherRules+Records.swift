@@ -64,7 +64,7 @@ extension GatherRules {
                                      endedAt: Int64) -> HistoryEntry {
         func lineup(_ team: Team) -> HistoryEntry.Lineup {
             HistoryEntry.Lineup(name: team.name, players: team.players.map {
-                HistoryEntry.PlayerName(id: $0, name: state.player($0)?.name ?? "#\($0)")
+                HistoryEntry.PlayerName(id: $0, name: state.player($0)?.name ?? "#\($0)", memberId: state.player($0)?.memberId)
             }, colour: team.colour)
         }
         let goals = gather.standingGoals.compactMap { goal in
@@ -74,6 +74,7 @@ extension GatherRules {
         var entry = HistoryEntry(id: gather.id, endedAt: endedAt, pitch: PitchReference(id: pitch.id, name: pitch.name),
                                  teamA: lineup(gather.teamA), teamB: lineup(gather.teamB), score: gather.score, goals: goals)
         entry.match = gather.match
+        entry.clubDate = gather.clubDate
         return entry
     }
 }

@@ -11,9 +11,12 @@ public struct Player: Equatable, Sendable, Codable {
     /// Starts from the skill (`Elo.initialRating`) and moves after every finished gather.
     public var rating: Int
     public var stats: PlayerStats
+    /// The club member this player is (the club's string id), linked once by `selectFromClubDate`
+    /// and kept across renames, so next Sunday's list finds the same player.
+    public var memberId: String?
 
     public init(id: ID, name: String, age: Int? = nil, skill: Skill? = nil, position: Position? = nil,
-                favouriteTeam: String? = nil, rating: Int? = nil, stats: PlayerStats = .zero) {
+                favouriteTeam: String? = nil, rating: Int? = nil, stats: PlayerStats = .zero, memberId: String? = nil) {
         self.id = id
         self.name = name
         self.age = age
@@ -22,6 +25,7 @@ public struct Player: Equatable, Sendable, Codable {
         self.favouriteTeam = favouriteTeam
         self.rating = rating ?? Elo.initialRating(for: skill)
         self.stats = stats
+        self.memberId = memberId
     }
 
     /// Until a player has played, the skill an organiser sets is the best guess of their level.

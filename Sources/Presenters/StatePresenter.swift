@@ -16,8 +16,9 @@ public enum StatePresenter {
         return .object(members)
     }
 
+    /// `memberId` only on a player linked to a club member.
     public static func json(_ player: Player) -> JSONValue {
-        [
+        var members: [String: JSONValue] = [
             "id": .int(player.id),
             "name": .string(player.name),
             "age": player.age.map(JSONValue.int) ?? .null,
@@ -27,6 +28,8 @@ public enum StatePresenter {
             "rating": .int(player.rating),
             "stats": json(player.stats),
         ]
+        if let memberId = player.memberId { members["memberId"] = .string(memberId) }
+        return .object(members)
     }
 
     public static func json(_ stats: PlayerStats) -> JSONValue {
@@ -50,7 +53,11 @@ public enum StatePresenter {
     public static func json(_ entry: HistoryEntry) -> JSONValue {
         func lineup(_ lineup: HistoryEntry.Lineup) -> JSONValue {
             ["name": .string(lineup.name),
-             "players": .array(lineup.players.map { ["id": .int($0.id), "name": .string($0.name)] })]
+             "players": .array(lineup.players.map { player in
+                 var members: [String: JSONValue] = ["id": .int(player.id), "name": .string(player.name)]
+                 if let memberId = player.memberId { members["memberId"] = .string(memberId) }
+                 return .object(members)
+             })]
         }
         var members: [String: JSONValue] = [
             "id": .string(entry.id),
@@ -65,6 +72,7 @@ public enum StatePresenter {
         if let penalties = entry.penalties { members["penalties"] = json(penalties) }
         if let correctedAt = entry.correctedAt { members["correctedAt"] = .int(Int(correctedAt)) }
         if let correctedBy = entry.correctedBy { members["correctedBy"] = .string(correctedBy) }
+        if let clubDate = entry.clubDate { members["clubDate"] = .string(clubDate) }
         return .object(members)
     }
 
@@ -115,6 +123,7 @@ public enum StatePresenter {
             "events": .array(gather.events.map(json)),
         ]
         if let match = gather.match { members["match"] = TournamentPresenter.json(match) }
+        if let clubDate = gather.clubDate { members["clubDate"] = .string(clubDate) }
         return .object(members)
     }
 

@@ -51,7 +51,13 @@ enum Rows {
         return Player(id: id, name: row["name"], age: row["age"], skill: decodedSkill,
                       position: try position.map { try known(Position(rawValue: $0), $0, what: "position of player \(id)") },
                       favouriteTeam: row["favourite_team"], rating: row.hasColumn("rating") ? row["rating"] : nil,
-                      stats: stats)
+                      stats: stats, memberId: row.hasColumn("member_id") ? row["member_id"] : nil)
+    }
+
+    /// The player's club member link. Separate from `upsert`, which an earlier migration runs before
+    /// the `member_id` column exists.
+    static func writeMemberLink(_ player: Player, in db: Database) throws {
+        try db.execute(sql: "UPDATE players SET member_id = ? WHERE id = ?", arguments: [player.memberId, player.id])
     }
 
     // MARK: - Pitches

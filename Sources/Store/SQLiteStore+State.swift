@@ -128,6 +128,7 @@ extension SQLiteStore {
         let previous = Dictionary(before.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for player in after where previous[player.id] != player {
             try Rows.upsert(player, in: db)
+            if player.memberId != previous[player.id]?.memberId { try Rows.writeMemberLink(player, in: db) }
         }
         let remaining = Set(after.map(\.id))
         for player in before where !remaining.contains(player.id) {

@@ -99,5 +99,20 @@ extension NATSLink {
         return .found(body: body, signature: signature)
     }
 
+    /// The last message `stream` holds on `subject` with its `Gather-Signature`; nil when NATS
+    /// did not answer or holds none.
+    func lastSignedMessage(stream: String, subject: String) -> (body: [UInt8], signature: String?)? {
+        guard let handles else { return nil }
+        var options = jsOptions()
+        jsOptions_Init(&options)
+        options.Wait = 2_000
+        var message: OpaquePointer?
+        var errorCode = jsErrCode(0)
+        let status = js_GetLastMsg(&message, handles.jetStream, stream, subject, &options, &errorCode)
+        guard status == NATS_OK, let message else { return nil }
+        let copied = NATSMessage(taking: message, maximumBytes: 1 << 20)
+        return (copied.data, copied.signature)
+    }
+
     private static func text(_ status: natsStatus) -> String { String(cString: natsStatus_GetText(status)) }
 }

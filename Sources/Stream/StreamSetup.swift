@@ -8,14 +8,29 @@ import Logging
 /// message per finished gather). A stream made before results existed gains their subject.
 enum StreamSetup {
     static func ensure(venue: VenueName, jetStream: OpaquePointer, logger: Logger) throws {
+        try ensure(name: venue.streamName, subjects: [venue.stateSubject, venue.resultsSubject],
+                   maximumBytes: StreamMessageLimit.bytes, jetStream: jetStream, logger: logger, what: "the venue's stream")
+    }
+
+    /// The stream `name` capturing `subject`, rollups allowed (the club's).
+    static func ensure(name streamName: String, subject streamSubject: String, maximumBytes: Int,
+                       jetStream: OpaquePointer, logger: Logger, what: String) throws {
+        try ensure(name: streamName, subjects: [streamSubject], maximumBytes: maximumBytes, jetStream: jetStream,
+                   logger: logger, what: what)
+    }
+
+    /// The stream `name` capturing every one of `subjects`, rollups allowed; an existing one that
+    /// does not allow rollups or misses a subject is changed.
+    static func ensure(name streamName: String, subjects wanted: [String], maximumBytes: Int,
+                       jetStream: OpaquePointer, logger: Logger, what: String) throws {
         var info: UnsafeMutablePointer<jsStreamInfo>?
         var errorCode = jsErrCode(0)
-        let found = js_GetStreamInfo(&info, jetStream, venue.streamName, nil, &errorCode)
+        let found = js_GetStreamInfo(&info, jetStream, streamName, nil, &errorCode)
         if found == NATS_OK, let info {
             defer { jsStreamInfo_Destroy(info) }
             let config = info.pointee.Config.pointee
             let subjects = (0..<Int(config.SubjectsLen)).compactMap { config.Subjects?[$0].map { String(cString: $0) } }
-            let missing = [venue.stateSubject, venue.resultsSubject].filter { !subjects.contains($0) }
+            let missing = wanted.filter { !subjects.contains($0) }
             guard !config.AllowRollup || !missing.isEmpty else { return }
             info.pointee.Config.pointee.AllowRollup = true
             let status = withSubjects(subjects + missing) { list, count in
@@ -30,21 +45,21 @@ enum StreamSetup {
                 return status
             }
             guard status == NATS_OK else {
-                throw NATSFailure("the stream \(venue.streamName) cannot be changed to allow rollups and capture "
-                                  + "\(venue.resultsSubject) (JetStream error \(errorCode.rawValue))", status)
+                throw NATSFailure("the stream \(streamName) cannot be changed to allow rollups and capture "
+                                  + "\(wanted.joined(separator: ", ")) (JetStream error \(errorCode.rawValue))", status)
             }
             logger.notice("brought the existing stream up to date", metadata: [
-                "stream.name": "\(venue.streamName)", "stream.subjects_added": "\(missing.joined(separator: ","))",
+                "stream.name": "\(streamName)", "stream.subjects_added": "\(missing.joined(separator: ","))",
             ])
             return
         }
         guard errorCode == JSStreamNotFoundErr else {
-            throw NATSFailure("cannot read the stream \(venue.streamName) (JetStream error \(errorCode.rawValue))", found)
+            throw NATSFailure("cannot read the stream \(streamName) (JetStream error \(errorCode.rawValue))", found)
         }
         var config = jsStreamConfig()
         jsStreamConfig_Init(&config)
-        let status: natsStatus = venue.streamName.withCString { name in
-            withSubjects([venue.stateSubject, venue.resultsSubject]) { list, count in
+        let status: natsStatus = streamName.withCString { name in
+            withSubjects(wanted) { list, count in
                 config.Name = name
                 config.Subjects = list
                 config.SubjectsLen = count
@@ -53,7 +68,7 @@ enum StreamSetup {
                 config.AllowDirect = true
                 // Bounded: its readers are a hub's mirrors (or relays reading it directly).
                 config.MaxConsumers = Int64(MirrorSetup.maximumConsumers)
-                config.MaxMsgSize = Int32(StreamMessageLimit.bytes)
+                config.MaxMsgSize = Int32(maximumBytes)
                 var created: UnsafeMutablePointer<jsStreamInfo>?
                 let status = js_AddStream(&created, jetStream, &config, nil, &errorCode)
                 jsStreamInfo_Destroy(created)
@@ -61,11 +76,10 @@ enum StreamSetup {
             }
         }
         guard status == NATS_OK else {
-            throw NATSFailure("cannot create the stream \(venue.streamName) (JetStream error \(errorCode.rawValue))", status)
+            throw NATSFailure("cannot create the stream \(streamName) (JetStream error \(errorCode.rawValue))", status)
         }
-        logger.notice("created the venue's stream", metadata: ["stream.name": "\(venue.streamName)",
-                                                               "stream.subject": "\(venue.stateSubject)",
-                                                               "stream.results_subject": "\(venue.resultsSubject)"])
+        logger.notice("created \(what)", metadata: ["stream.name": "\(streamName)",
+                                                   "stream.subjects": "\(wanted.joined(separator: ","))"])
     }
 
     /// `subjects` as a C array of C strings, valid only inside `body`.

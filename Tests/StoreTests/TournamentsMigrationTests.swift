@@ -37,6 +37,13 @@ final class TournamentsMigrationTests: FixtureMigrationTestCase {
                 return row
             }
         }
+        // Sunday's list (a later migration): a new, empty table and every player unlinked.
+        XCTAssertEqual(after.removeValue(forKey: "club_dates"), [], "a new, empty table", file: file, line: line)
+        after["players"] = after["players"]?.map { row in
+            var row = row
+            XCTAssertEqual(row.removeValue(forKey: "member_id"), .null, "players", file: file, line: line)
+            return row
+        }
         XCTAssertEqual(after, before, "every other row of every table, every value", file: file, line: line)
         XCTAssertGreaterThan(before.values.map(\.count).reduce(0, +), 20, "the fixture holds data", file: file, line: line)
         let applied = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }

@@ -1,6 +1,7 @@
 import ClubStore
 import Foundation
 import GatherCertificates
+import GatherSecurity
 
 /// What `gather club serve` prints at start: where organisers go, the invite code (and a QR code
 /// of the organisers' page with it), and the line tests read the port from.
@@ -19,8 +20,16 @@ enum ClubBanner {
             "ORGANISERS scan this to register: \(invite)",
         ]
         if let code = QRCode.terminal(for: invite) { lines.append(code) }
+        if let key = clubKey(settings) { lines.append("Club key (the venue's --club-key): \(key)") }
         lines.append("gather club: listening on port \(port)")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// The public half of the key that signs the lists sent to the venue, base64 (as `clubKey`).
+    static func clubKey(_ settings: ClubSettings) -> String? {
+        guard let key = Ed25519PrivateKey.load(pem: Data(settings.signingKeyPEM.utf8)),
+              let raw = try? key.publicKeyBytes() else { return nil }
+        return Base64.encoded(raw)
     }
 
     /// The machine's first LAN address for a wildcard host, so the printed link works on a phone.

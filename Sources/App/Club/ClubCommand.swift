@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GatherStream
 import Logging
 
 /// `gather club`: the club service that keeps the group's week (who is coming on Sunday), always
@@ -49,15 +50,24 @@ struct ClubServeCommand: ParsableCommand {
             help: "Organisers' invite code at the first start (visible in `ps`: prefer GATHER_INVITE_CODE).")
     var inviteCodeOption: String?
 
-    @OptionGroup var nats: NATSOptions
-
-    @OptionGroup var venueResults: ClubVenueOptions
-
     @Flag(name: .customLong("test-clock"), help: "For tests: POST /club/api/test/clock moves the club's clock (loopback --host only).")
     var testClock = false
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
+
+    /// The hub's NATS, where the club publishes each date's list (with --club).
+    @OptionGroup var nats: NATSOptions
+
+    @Option(name: .customLong("club"),
+            help: "The club's name on NATS (\(ClubName.rule)): its stream CLUB_NAME and subjects club.NAME.dates.DID; needs --nats.")
+    var clubText: String?
+
+    /// `--club`, checked by `validate`.
+    var clubName: ClubName? { clubText.flatMap(ClubName.init) }
+
+    /// `--venue`, `--venue-key`, `--venue-stream`: the venue whose results the club follows.
+    @OptionGroup var venueResults: ClubVenueOptions
 
     var inviteCode: String? {
         inviteCodeOption ?? ProcessInfo.processInfo.environment["GATHER_INVITE_CODE"].flatMap { $0.isEmpty ? nil : $0 }
@@ -80,6 +90,12 @@ struct ClubServeCommand: ParsableCommand {
         }
         if venueResults.venueOption != nil, nats.url == nil {
             throw ValidationError("--venue needs --nats URL: the hub that holds the mirror of the venue's stream.")
+        }
+        if let clubText, ClubName(clubText) == nil {
+            throw ValidationError("--club \(clubText.prefix(64)) is not a club name: \(ClubName.rule).")
+        }
+        guard (clubText == nil) == (nats.url == nil) else {
+            throw ValidationError("--nats and --club go together: the club publishes its lists on NATS under its name.")
         }
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("--time-zone \(timeZone.prefix(64)) is not an IANA time zone (e.g. Europe/Madrid).")

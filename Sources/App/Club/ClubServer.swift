@@ -58,6 +58,8 @@ enum ClubServer {
         let server = LiveServer(configuration: configuration, logger: logger, source: live)
         live.attach(server)
 
+        let lists = try startListPublisher(options: options, service: service, settings: settings, logger: logger)
+
         let listener: PostgresListener
         do {
             // A payload is date ids joined by ",", or "*" when the club itself changed; after a
@@ -65,8 +67,12 @@ enum ClubServer {
             listener = try store.listen(queue: DispatchQueue(label: "club.notifications")) { event in
                 switch event {
                 case .notification(_, let payload):
-                    live.datesChanged(payload == "*" ? [] : payload.split(separator: ",").map(String.init))
-                case .listening(reconnected: true): live.datesChanged([])
+                    let ids = payload == "*" ? [] : payload.split(separator: ",").map(String.init)
+                    live.datesChanged(ids)
+                    lists?.datesChanged(ids)
+                case .listening(reconnected: true):
+                    live.datesChanged([])
+                    lists?.datesChanged([])
                 case .listening(reconnected: false): break
                 }
             }
@@ -95,9 +101,30 @@ enum ClubServer {
         logger.notice("shutting down", metadata: ["signal": "\(received)"])
         clock.stop()
         results?.stop()
+        lists?.stop()
         server.shutdown()
         listener.stop()
         store.close()
+    }
+
+    /// With `--nats` and `--club`: the club's NATS link and the lists it publishes (nil without).
+    private static func startListPublisher(options: ClubServeCommand, service: ClubService, settings: ClubSettings,
+                                           logger: Logger) throws -> ClubListPublisher? {
+        guard let club = options.clubName, let endpoint = options.nats.endpoint(clientName: "gather-club-\(club)") else {
+            return nil
+        }
+        if let warning = options.nats.passwordWarning { logger.warning("\(warning)") }
+        guard let key = Ed25519PrivateKey.load(pem: Data(settings.signingKeyPEM.utf8)) else {
+            throw StartupFailure(description: "the club's signing key in the database cannot be read")
+        }
+        let publisher = try ClubListPublisher(service: service, endpoint: endpoint, club: club, key: key, logger: logger)
+        do {
+            try publisher.start()
+        } catch {
+            throw StartupFailure(description: "cannot use NATS: \(error)")
+        }
+        logger.info("publishing the club's lists", metadata: ["club.stream": "\(club.streamName)"])
+        return publisher
     }
 
     /// `$TZ`, else the zone `/etc/localtime` names, else UTC.

@@ -1,0 +1,114 @@
+import CNats
+import Dispatch
+import Foundation
+import GatherModel
+import Logging
+import Synchronization
+
+/// A NATS link for the club's side of the stream (docs/PROTOCOL.md §20), reusable by whatever
+/// else the club reads or writes on NATS: one connection that never gives up (`NATSLink`), the
+/// club's stream made when absent, signed lists published into JetStream, a subject's last
+/// message read back, and ordered subscriptions to a stream (the venue's results through the
+/// hub's mirror). Every callback arrives on `queue`.
+public final class ClubStreamLink: Sendable {
+    public let queue: DispatchQueue
+    private let link: NATSLink
+    private let logger: Logger
+    /// Subscribers must outlive their libnats subscriptions: kept for the process's life.
+    private let subscriptions = Mutex<[Subscription]>([])
+
+    private struct Subscription: @unchecked Sendable {
+        var handle: OpaquePointer
+        var subscriber: NATSSubscriber
+    }
+
+    /// A message as a subscription delivers it (copied out of libnats).
+    public struct Message: Sendable {
+        public var subject: String
+        public var body: [UInt8]
+        /// `Gather-Signature`, when present.
+        public var signature: String?
+        /// Larger than the subscription accepts: `body` is empty.
+        public var oversized: Bool
+    }
+
+    /// `onConnected` runs on `queue` at each (re)connection: the moment to (re)check the stream.
+    public init(endpoint: NATSEndpoint, queue: DispatchQueue, logger: Logger,
+                onConnected: @escaping @Sendable () -> Void) {
+        self.queue = queue
+        self.logger = logger
+        link = NATSLink(endpoint: endpoint, queue: queue) { [logger] event in
+            switch event {
+            case .connected:
+                logger.info("connected to NATS")
+                onConnected()
+            case .disconnected: logger.warning("lost NATS; reconnecting")
+            case .closed: logger.notice("NATS connection closed")
+            }
+        }
+    }
+
+    /// Starts connecting; returns at once (the server may be down: it keeps trying).
+    public func start() throws { try link.start() }
+
+    public func close() { link.close() }
+
+    public var isConnected: Bool { link.isConnected }
+
+    /// Creates the club's stream (subjects `club.NAME.>`, rollups allowed, file storage) when
+    /// absent, and allows rollups on one that does not.
+    public func ensureStream(club: ClubName) throws {
+        guard let handles = link.handles else { throw NATSFailure("not connected", NATS_NOT_YET_CONNECTED) }
+        try StreamSetup.ensure(name: club.streamName, subject: club.subjects, maximumBytes: ClubDateList.maximumBytes,
+                               jetStream: handles.jetStream, logger: logger, what: "the club's stream")
+    }
+
+    /// Publishes into JetStream, waiting at most 2 s for its acknowledgement; the stream's
+    /// sequence, or nil (said in the log) when NATS refused or did not answer.
+    public func publish(_ envelope: StreamEnvelope) -> UInt64? {
+        switch link.publish(envelope) {
+        case .published(let sequence, _): return sequence
+        case .failed(let status, let code, _):
+            logger.warning("could not publish", metadata: ["nats.subject": "\(envelope.subject)", "nats.status": "\(status)",
+                                                           "nats.jetStreamError": "\(code)"])
+            return nil
+        }
+    }
+
+    /// The last message `stream` holds on `subject`, with its `Gather-Signature`; nil when NATS
+    /// holds none or did not answer.
+    public func lastMessage(stream: String, subject: String) -> Message? {
+        link.lastSignedMessage(stream: stream, subject: subject).map {
+            Message(subject: subject, body: $0.body, signature: $0.signature, oversized: false)
+        }
+    }
+
+    /// An ordered consumer of everything `stream` holds on `subject` (wildcards allowed), then
+    /// what arrives; libnats recreates it after a gap. Bodies over `maximumBytes` arrive empty
+    /// and marked `oversized`.
+    public func subscribe(stream: String, subject: String, maximumBytes: Int,
+                          onMessage: @escaping @Sendable (Message) -> Void) throws {
+        guard let handles = link.handles else { throw NATSFailure("not connected", NATS_NOT_YET_CONNECTED) }
+        let subscriber = NATSSubscriber(queue: queue, maximumBytes: maximumBytes) { message in
+            onMessage(Message(subject: message.subject, body: message.data, signature: message.signature,
+                              oversized: message.oversized))
+        }
+        var options = jsSubOptions()
+        jsSubOptions_Init(&options)
+        options.Ordered = true
+        options.Config.DeliverPolicy = js_DeliverAll
+        options.Config.Heartbeat = 1_000_000_000
+        var errorCode = jsErrCode(0)
+        var subscription: OpaquePointer?
+        let status: natsStatus = stream.withCString { name in
+            options.Stream = name
+            return js_Subscribe(&subscription, handles.jetStream, subject, natsMessageThunk, subscriber.context, nil,
+                                &options, &errorCode)
+        }
+        guard status == NATS_OK, let subscription else {
+            throw NATSFailure("cannot read the stream \(stream) (JetStream error \(errorCode.rawValue))", status)
+        }
+        _ = natsSubscription_SetPendingLimits(subscription, 10_000, 64 << 20)
+        subscriptions.withLock { $0.append(Subscription(handle: subscription, subscriber: subscriber)) }
+    }
+}
