@@ -29,7 +29,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from clublib import Club, club_postgres, new_id, request  # noqa: F401  (the fixture)
 from gatherlib import PASSWORD, pitch_gather, run, signed_in
 from hub_support import ADMIN_PASSWORD, Certificates, free_port, make_mirror, single_hub, venue_leaf
-from natslib import V2, VENUE, read_subject, take_down, venue_server, wait_for
+from natslib import V2, VENUE, provide_venue_key, read_subject, take_down, venue_server, wait_for
 from pages_support import Browser
 from test_club_pages import thumbs_and_axe, words
 from uplink_proxy import Faults, UplinkProxyThread
@@ -37,6 +37,7 @@ from uplink_proxy import Faults, UplinkProxyThread
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = f"gather.{VENUE}.results"
 STREAM = f"GATHER_{VENUE}"
+CLUB = "riverside-fc"
 OWNER = "captain"
 LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
 # The proxy passes everything untouched until the test cuts it.
@@ -63,17 +64,24 @@ class Pitch:
         self.hub.start()
         self.proxy = UplinkProxyThread(self.hub.leaf_port, CLEAN, seed=44).start(self.proxy_port)
         self.leaf = venue_leaf([self.proxy.port], self.certs.ca_file).start()
-        self.venue = venue_server(self.leaf.url).start()
-        created = make_mirror(self.hub.url)
-        assert created.returncode == 0, created.stderr
-        venue_key = self.venue.health()["venueKey"]
-        # The club reads the hub's mirror as the venue account's admin (password from the
-        # environment, never on the command line).
+        # The venue's key made before its first start (as a restored backup holds it): the club is
+        # told it at its start, and the venue the club's.
+        self.venue = venue_server(self.leaf.url)
+        venue_key = provide_venue_key(self.venue.data_dir)
+        # The club on the hub, as the venue account's admin (password from the environment, never
+        # on the command line): it publishes its lists and follows the mirror of the venue's stream.
         os.environ["GATHER_NATS_PASSWORD"] = ADMIN_PASSWORD
         self.club = Club(self.cluster, instances=1, extra_args=(
-            "--nats", self.hub.url, "--nats-user", "admin", "--venue", VENUE, "--venue-key", venue_key)).start()
+            "--nats", self.hub.url, "--nats-user", "admin", "--club", CLUB,
+            "--venue", VENUE, "--venue-key", venue_key)).start()
         self.owner = self.club.register_owner(username=OWNER, password=PASSWORD)
         self._week()
+        club_key = self.organiser("GET", "/club/api/club")["clubKey"]
+        self.venue.extra_args = (*self.venue.extra_args, "--club", CLUB, "--club-key", club_key)
+        self.venue.start()
+        assert self.venue.health()["venueKey"] == venue_key
+        created = make_mirror(self.hub.url)
+        assert created.returncode == 0, created.stderr
         return self
 
     def _week(self):
