@@ -72,8 +72,10 @@ extension ClubService {
         }
     }
 
-    /// Each member's no-shows over the last 56 days of the club's clock.
+    /// Each member's no-shows over the last 56 days of the club's clock: played dates that started
+    /// at most 56 days ago (one played before its start, the venue's clock ahead of the club's,
+    /// counts at once rather than later).
     func noShows(_ transaction: ClubTransaction, now: Millis) throws -> [String: Int] {
-        try transaction.noShows(from: now - Self.noShowWindowMs, to: now)
+        try transaction.noShows(from: now - Self.noShowWindowMs, to: .max)
     }
 }

@@ -285,6 +285,7 @@ def test_the_no_show_mark_beside_the_name_in_six_languages_at_360(pitch):
                 "return [...document.querySelectorAll('.member-row .badge.warn')].length")
             assert others == 1, f"{language}: only Bob has a no-show"
             if language == "en":
+                browser.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", row)
                 browser.screenshot("club-no-show-mark-360.png")
                 thumbs_and_axe(browser, 360, "the members with a no-show")
     finally:

@@ -15,10 +15,8 @@ enum ClubResults {
         } catch {
             throw StartupFailure(description: "\(error)")
         }
+        // (`--nats-password`'s warning is the list publisher's: --nats goes with --club.)
         guard let configuration else { return nil }
-        if let warning = options.nats.passwordWarning {
-            FileHandle.standardError.write(Data("gather club: warning: \(warning)\n".utf8))
-        }
         let venue = configuration.venue.rawValue
         return VenueResultsFollower(configuration: configuration, logger: logger) { result in
             guard let dateId = result.clubDate else { return .ignored(reason: "not made from a club date") }
