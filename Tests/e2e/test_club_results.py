@@ -11,22 +11,22 @@ PostgreSQL following that mirror with the venue's key (`--venue`, `--venue-key`)
   all six languages (screenshot club-no-show-mark-360.png).
 - The same result replayed (its exact bytes and signature published again) is applied once.
 
-One hub, leaf, venue and club for the whole file (a module fixture); the tests run in order."""
+One hub, leaf, venue and club for the whole file (a module fixture); the tests run in order and
+build on each other, so the whole file carries one phase's marks: `timing` (the 10-s bound) and
+`mostly_waits` (an uplink cut and back, a hub's mirror catching up)."""
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import os
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import nats
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from clublib import Club, club_postgres, new_id, request  # noqa: F401  (the fixture)
+from clublib import Club, new_id, request
 from gatherlib import PASSWORD, pitch_gather, run, signed_in
 from hub_support import ADMIN_PASSWORD, Certificates, free_port, make_mirror, single_hub, venue_leaf
 from natslib import V2, VENUE, provide_venue_key, read_subject, take_down, venue_server, wait_for
@@ -34,7 +34,8 @@ from pages_support import Browser
 from test_club_pages import thumbs_and_axe, words
 from uplink_proxy import Faults, UplinkProxyThread
 
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.timing, pytest.mark.mostly_waits]
+
 RESULTS = f"gather.{VENUE}.results"
 STREAM = f"GATHER_{VENUE}"
 CLUB = "riverside-fc"
@@ -234,7 +235,6 @@ async def play_sundays_list(pitch: Pitch) -> str:
         await ann.close()
 
 
-@pytest.mark.timing
 def test_sundays_gather_played_and_ended_shows_attendance_and_one_no_show_within_10_s_of_the_uplink(pitch):
     # The list reaches the laptop, then the uplink goes: the match is played and ended offline.
     pitch.proxy._loop.call_soon_threadsafe(pitch.proxy.proxy.cut_now, 3600.0)
