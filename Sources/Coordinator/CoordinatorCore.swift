@@ -75,6 +75,8 @@ public final class CoordinatorCore {
             effects += match.handle(.countdownWoke(pitch: pitch))
         case .presenceWoke:
             presence.wakeScheduled = false
+        case .clubListVerified(let list):
+            effects += match.handle(.clubListVerified(list))
         case .remoteSpectatorsCounted(let count):
             presence.remoteSpectators = min(max(0, count), 100_000_000)
         case .passwordHashed(let job, let encodedHash):

@@ -14,6 +14,8 @@ public enum CoordinatorEvent: Equatable, Sendable {
     case presenceWoke
     /// The relays' spectators, summed by the venue stream's publisher (`presence.remote`).
     case remoteSpectatorsCounted(Int)
+    /// The club's stream gave a list that verified (`ClubListVerifier`), newer than the one held.
+    case clubListVerified(ClubDateList)
     case passwordHashed(PasswordJob, encodedHash: String)
     case passwordChecked(PasswordJob, matches: Bool)
 }

@@ -143,6 +143,14 @@ public final class GatherCoordinator: TransportSource, Sendable {
     /// The relays' spectators, from the venue stream's publisher (any thread).
     public func remoteSpectatorsCounted(_ count: Int) { post(.remoteSpectatorsCounted(count)) }
 
+    /// A verified list of the club's stream (any thread).
+    public func clubListVerified(_ list: ClubDateList) { post(.clubListVerified(list)) }
+
+    /// The `seq` of each club date's list held at start, for the stream's reader (call before `start`).
+    public func heldClubSeqs() -> [String: Int64] {
+        queue.sync { Dictionary(core.state.clubDates.map { ($0.date, $0.seq) }, uniquingKeysWith: max) }
+    }
+
     /// Files the event in its lane and makes sure a batch will run; never blocks the caller.
     /// False when the event was dropped (a message beyond its lane's bounds).
     @discardableResult

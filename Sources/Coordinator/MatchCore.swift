@@ -20,6 +20,8 @@ final class MatchCore: CoreScope {
         case commandRefused(id: String, from: ConnectionID, Rejection)
         /// The countdown of that pitch's running timer came due.
         case countdownWoke(pitch: Pitch.ID)
+        /// A verified club list: kept in the Store, then held for `selectFromClubDate`.
+        case clubListVerified(ClubDateList)
     }
 
     var state: GatherState
@@ -85,8 +87,25 @@ final class MatchCore: CoreScope {
                 effects.append(.publishTick(pitch: pitch, timer: timer))
             }
             rescheduleCountdowns(into: &effects)
+        case .clubListVerified(let list):
+            holdClubList(list)
         }
         return effects
+    }
+
+    /// Keeps the list (durable first) when it is newer than the date's held one. Not a new
+    /// version yet: nothing any audience is sent shows it (docs/PROTOCOL.md §20, unfinished).
+    private func holdClubList(_ list: ClubDateList) {
+        if let held = state.clubDate(list.date), held.seq >= list.seq { return }
+        do {
+            try store.keepClubList(list)
+        } catch {
+            logger.error("could not keep the club's list", metadata: ["club.date": "\(list.date)", "error": "\(error)"])
+            return
+        }
+        state.clubDates.removeAll { $0.date == list.date }
+        state.clubDates.append(list)
+        state.clubDates.sort { ($0.startsAt, $0.date) < ($1.startsAt, $1.date) }
     }
 
     // MARK: - Durability

@@ -60,6 +60,8 @@ public enum TournamentAction: Equatable, Sendable {
 /// What organisers do to one pitch's gather.
 public enum GatherAction: Equatable, Sendable {
     case createGather(playerIDs: [Player.ID])
+    /// A gather of a club date's confirmed members and their guests (docs/PROTOCOL.md §20).
+    case selectFromClubDate(date: String)
     case assign(Player.ID, to: Placement)
     case renameTeam(TeamSide, name: String)
     case startGather
@@ -83,6 +85,7 @@ public enum GatherAction: Equatable, Sendable {
     public var kind: ActionKind {
         switch self {
         case .createGather: .createGather
+        case .selectFromClubDate: .selectFromClubDate
         case .assign: .assign
         case .renameTeam: .renameTeam
         case .startGather: .startGather
@@ -107,7 +110,7 @@ extension Action {
     /// these do, so ids are not spent on every command.
     public var createsGather: Bool {
         switch self {
-        case .onPitch(_, .createGather), .tournament(.startMatch): true
+        case .onPitch(_, .createGather), .onPitch(_, .selectFromClubDate), .tournament(.startMatch): true
         // The new tournament's id is drawn the same way.
         case .tournament(.create): true
         default: false

@@ -63,7 +63,7 @@ public enum ActionDecoder {
         case .removePitch:
             return .removePitch(try pitchID(json, required: true))
         case .createGather, .assign, .renameTeam, .startGather, .score, .setScorer, .cancelGoal, .restoreGoal,
-             .setTeamColour, .balanceTeams,
+             .setTeamColour, .balanceTeams, .selectFromClubDate,
              .setTimer, .startTimer, .pauseTimer, .resetTimer, .endGather, .cancelGather:
             let action = try gatherAction(kind, json)
             return .onPitch(try pitchID(json, required: false), action)
@@ -103,6 +103,11 @@ public enum ActionDecoder {
             guard Set(ids).count == ids.count else { throw invalid("Each player can be selected only once.") }
             guard ids.count >= 2 else { throw invalid("Select at least two players to start a gather.") }
             return .createGather(playerIDs: ids)
+        case .selectFromClubDate:
+            guard let date = json["date"]?.stringValue, ClubDateList.isId(date) else {
+                throw invalid("\"date\" must be the club date's id (1–64 of A-Za-z0-9-_).")
+            }
+            return .selectFromClubDate(date: date)
         case .assign:
             let id = try playerID(json)
             guard let to = json["to"]?.stringValue.flatMap(Placement.init(rawValue:)) else {

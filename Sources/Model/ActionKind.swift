@@ -8,7 +8,7 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case addPitch, renamePitch, removePitch
     // MARK: A pitch's gather
     case createGather, assign, renameTeam, startGather, score, setScorer, cancelGoal, restoreGoal, setTeamColour
-    case balanceTeams
+    case balanceTeams, selectFromClubDate
     case setTimer, startTimer, pauseTimer, resetTimer, endGather, cancelGather
     // MARK: A tournament
     case createTournament, setTournamentTeam, startMatch, correctResult, cancelTournament, moveMatches

@@ -17,6 +17,9 @@ extension GatherRules {
             state.pitches[index].gather = ActiveGather(id: context.newGatherID, bench: ids)
             state.pitches[index].lastResult = nil
 
+        case .selectFromClubDate(let date):
+            try selectFromClubDate(date, pitch: index, in: &state, context)
+
         case .endGather:
             let gather = try liveGather(pitch, doing: "end it")
             let entry = endGather(gather, on: pitch, in: &state, at: context.now, penalties: context.penalties)
@@ -188,7 +191,7 @@ extension GatherRules {
             gather.timer = MatchTimer(durationSeconds: gather.timer.durationSeconds)
             gather.record(GatherEvent(seq: 0, kind: .timerReset, at: context.now, by: context.by))
 
-        case .createGather, .endGather, .cancelGather, .assign, .balanceTeams:
+        case .createGather, .selectFromClubDate, .endGather, .cancelGather, .assign, .balanceTeams:
             preconditionFailure("\(action.kind) changes more than the gather and is reduced on the state")
         }
     }

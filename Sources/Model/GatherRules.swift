@@ -89,6 +89,11 @@ public enum GatherRules {
             case .balanceTeams: return Set((gather?.memberIDs ?? []).map(Subject.player))
             case .setTimer, .startTimer, .pauseTimer, .resetTimer: return [.timer(pitch)]
             case .createGather(let ids): return wholeGather(pitch, gather, extraMembers: ids)
+            case .selectFromClubDate(let date):
+                // Every player the list may link or add: a roster change as well as the gather.
+                let names = Set((state.clubDate(date)?.confirmed ?? []).map { $0.name.lowercased() })
+                let touched = state.players.filter { names.contains($0.name.lowercased()) || $0.memberId != nil }.map(\.id)
+                return wholeGather(pitch, gather, extraMembers: touched + [state.nextPlayerID])
             case .startGather: return wholeGather(pitch, gather, extraMembers: [])
             case .endGather, .cancelGather:
                 var subjects = wholeGather(pitch, gather, extraMembers: [])

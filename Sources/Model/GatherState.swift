@@ -18,6 +18,9 @@ public struct GatherState: Equatable, Sendable, Codable {
     /// The tournament of the day, if one was created: kept (also once finished) until the next
     /// `createTournament` or `cancelTournament`.
     public var tournament: Tournament?
+    /// The club's verified lists the venue holds (docs/PROTOCOL.md §20), newest `seq` of each date,
+    /// ordered by start: what `selectFromClubDate` reads. Kept by the Store in its own table.
+    public var clubDates: [ClubDateList] = []
 
     public init(players: [Player] = [], pitches: [Pitch] = [Pitch(id: Pitch.firstID, name: "Pitch 1")],
                 history: [HistoryEntry] = [], nextPlayerID: Player.ID = 1, nextPitchID: Pitch.ID = 2,
@@ -32,6 +35,10 @@ public struct GatherState: Equatable, Sendable, Codable {
 
     public func player(_ id: Player.ID) -> Player? {
         players.first { $0.id == id }
+    }
+
+    public func clubDate(_ id: String) -> ClubDateList? {
+        clubDates.first { $0.date == id }
     }
 
     public func pitch(_ id: Pitch.ID) -> Pitch? {

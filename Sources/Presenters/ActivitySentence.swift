@@ -25,6 +25,8 @@ public enum ActivitySentence {
             return (Sentence(.renamedPitch, ["pitch": pitchName(id, "\(id)"), "name": .text(name)]), id)
         case .removePitch(let id):
             return (Sentence(.removedPitch, ["pitch": pitchName(id, "\(id)")]), id)
+        case .onPitch(let pitch, .selectFromClubDate):
+            return (Sentence(.createdGather, ["count": .number(after.pitch(pitch)?.gather?.memberIDs.count ?? 0)]), pitch)
         case .onPitch(let pitch, let gatherAction):
             let gather = before.pitch(pitch)?.gather ?? after.pitch(pitch)?.gather
             func team(_ side: TeamSide) -> SentenceParam {
@@ -74,6 +76,8 @@ public enum ActivitySentence {
         switch action {
         case .createGather(let ids):
             return Sentence(.createdGather, ["count": .number(ids.count)])
+        case .selectFromClubDate:
+            return Sentence(.createdGather, ["count": .number(0)])
         case .assign(let id, let placement):
             let name = player(id) ?? .text("?")
             switch placement {
@@ -201,6 +205,7 @@ public enum ActivitySentence {
         case "renamePitch": "Renamed a pitch"
         case "removePitch": "Removed a pitch"
         case "createGather": "Created a gather"
+        case "selectFromClubDate": "Created a gather from the club's list"
         case "assign": "Moved a player"
         case "renameTeam": "Renamed a team"
         case "startGather": "Kicked off"

@@ -116,6 +116,10 @@ public protocol GatherStore: AnyObject, Sendable {
     /// (organiser, commandID) → .ack(version).
     /// Returns only after the transaction has committed (this is what makes an `ack` a promise).
     func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws
+    /// Keeps a verified club list (docs/PROTOCOL.md §20), replacing the date's older one: a
+    /// restart, or a mirror purged by a forged rollup, never loses Sunday's list. `load` returns
+    /// every kept list in `state.clubDates`.
+    func keepClubList(_ list: ClubDateList) throws
     /// A final rejection for (organiser, commandID), so a resent id is answered the same way.
     func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws
     /// Every kept answer, in the order they were given (the Coordinator holds them in memory, so

@@ -19,8 +19,9 @@ extension SQLiteStore {
             // The counter is authoritative; the max only guards against a hand-edited database.
             let nextPlayerID = max(meta["next_player_id"] as Int, (players.last?.id ?? 0) + 1)
             let nextPitchID = max(meta["next_pitch_id"] as Int, (pitches.last?.id ?? 0) + 1)
-            let state = GatherState(players: players, pitches: pitches, history: history, nextPlayerID: nextPlayerID,
+            var state = GatherState(players: players, pitches: pitches, history: history, nextPlayerID: nextPlayerID,
                                     nextPitchID: nextPitchID, tournament: try Self.activeTournament(db))
+            state.clubDates = try Self.clubLists(db)
             return LoadedState(state: state, version: meta["version"])
         }
     }
@@ -73,7 +74,7 @@ extension SQLiteStore {
 
     /// SQLite's `SQLITE_FULL` (the disk, or `max_page_count`, is full; the transaction was rolled
     /// back) as a `StoreError` of kind `.full`, so the Coordinator can say so in one sentence.
-    private static func namingAFullDisk(_ body: () throws -> Void) throws {
+    static func namingAFullDisk(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {

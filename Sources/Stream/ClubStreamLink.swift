@@ -63,6 +63,53 @@ public final class ClubStreamLink: Sendable {
                                jetStream: handles.jetStream, logger: logger, what: "the club's stream")
     }
 
+    /// The venue's side: a mirror `CLUB_NAME` in this server's JetStream domain (the leaf's)
+    /// sourcing the hub's stream through `$JS.HUB.API`, made when absent, so the lists stay on the
+    /// laptop while the uplink is down. Rollups allowed, as the source's.
+    public func ensureMirror(club: ClubName, hubDomain: String) throws {
+        guard let handles = link.handles else { throw NATSFailure("not connected", NATS_NOT_YET_CONNECTED) }
+        var info: UnsafeMutablePointer<jsStreamInfo>?
+        var errorCode = jsErrCode(0)
+        if js_GetStreamInfo(&info, handles.jetStream, club.streamName, nil, &errorCode) == NATS_OK {
+            jsStreamInfo_Destroy(info)
+            return
+        }
+        guard errorCode == JSStreamNotFoundErr else {
+            throw NATSFailure("cannot read the stream \(club.streamName) (JetStream error \(errorCode.rawValue))", NATS_ERR)
+        }
+        let apiPrefix = "$JS.\(hubDomain).API"
+        let status: natsStatus = club.streamName.withCString { name in
+            apiPrefix.withCString { prefix in
+                // libnats 3.4.1 writes DeliverPrefix without a null check: "" is "not set".
+                "".withCString { deliver in
+                    var external = jsExternalStream(APIPrefix: prefix, DeliverPrefix: deliver)
+                    return withUnsafeMutablePointer(to: &external) { externalPointer in
+                        var mirror = jsStreamSource()
+                        mirror.Name = name
+                        mirror.External = externalPointer
+                        return withUnsafeMutablePointer(to: &mirror) { mirrorPointer in
+                            var config = jsStreamConfig()
+                            jsStreamConfig_Init(&config)
+                            config.Name = name
+                            config.Storage = js_FileStorage
+                            config.Mirror = mirrorPointer
+                            config.AllowRollup = true
+                            config.MaxConsumers = 16
+                            config.MaxMsgSize = Int32(ClubDateList.maximumBytes)
+                            var created: UnsafeMutablePointer<jsStreamInfo>?
+                            let status = js_AddStream(&created, handles.jetStream, &config, nil, &errorCode)
+                            jsStreamInfo_Destroy(created)
+                            return status
+                        }
+                    }
+                }
+            }
+        }
+        try check(status, "cannot create the mirror \(club.streamName) (JetStream error \(errorCode.rawValue))")
+        logger.notice("created the club's mirror", metadata: ["stream.name": "\(club.streamName)",
+                                                              "stream.source": "\(apiPrefix)"])
+    }
+
     /// Publishes into JetStream, waiting at most 2 s for its acknowledgement; the stream's
     /// sequence, or nil (said in the log) when NATS refused or did not answer.
     public func publish(_ envelope: StreamEnvelope) -> UInt64? {

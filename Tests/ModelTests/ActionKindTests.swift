@@ -14,6 +14,7 @@ final class ActionKindTests: XCTestCase {
         .renamePitch: ["kind": "renamePitch", "pitch": 2, "name": "Back pitch"],
         .removePitch: ["kind": "removePitch", "pitch": 2],
         .createGather: ["kind": "createGather", "playerIds": [1, 2]],
+        .selectFromClubDate: ["kind": "selectFromClubDate", "date": "41", "pitch": 1],
         .assign: ["kind": "assign", "playerId": 1, "to": "A"],
         .renameTeam: ["kind": "renameTeam", "team": "A", "name": "Bibs"],
         .startGather: ["kind": "startGather"],

@@ -9,20 +9,31 @@
   instance published it.
 - A forged rollup on the subject (a list signed with another key) is replaced by the club's
   own list, with a higher `seq`, when an instance checks at its (re)connection.
+- The venue (`gather serve --nats LEAF --club NAME --club-key KEY`) on a real leaf node of a real
+  hub (JetStream domains `hub` and `riverside`), its uplink through a TCP proxy: the list is in
+  the venue's SQLite within 10 s; a forged list changes nothing and is counted in `/healthz`
+  `clubDropped`; with the uplink cut, a change at the club does not arrive, and after a venue
+  restart the list is still there; `selectFromClubDate` then makes pitch 1's gather of the 12
+  confirmed members and their 2 guests, in list order, members linked by `memberId`.
 """
 from __future__ import annotations
 
 import asyncio
 import base64
 import json
+import sqlite3
+import threading
 import time
 
 import nats
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from gatherlib import GatherServer, signed_in
+from hub_support import free_port
 from natslib import NatsServer
 from test_club_pages import Week
+from uplink_proxy import Faults, UplinkProxy
 
 CLUB = "riverside-fc"
 STREAM = f"CLUB_{CLUB}"
@@ -134,3 +145,138 @@ def test_each_dates_list_is_published_signed_and_a_forged_one_is_replaced(nats_s
     headers, body = wait_until(own_again, 10, "the club's own list back on the subject")
     again = json.loads(body)
     assert again["seq"] > listed["seq"] and len(again["confirmed"]) == 12
+
+
+def hub_conf(uplink_port: int) -> str:
+    """nats-server tells a leaf the hub's own leaf address and the leaf dials it next time:
+    `advertise` names the proxy instead, as a real hub advertises its public address."""
+    return f"""
+server_name: hub
+jetstream {{ domain: hub, store_dir: "STORE_DIR" }}
+leafnodes {{ listen: "127.0.0.1:LEAF_PORT", advertise: "127.0.0.1:{uplink_port}" }}
+"""
+
+
+def leaf_conf(uplink_port: int) -> str:
+    return f"""
+server_name: venue-riverside
+jetstream {{ domain: riverside, store_dir: "STORE_DIR" }}
+leafnodes {{
+  remotes = [ {{ url: "nats-leaf://127.0.0.1:{uplink_port}" }} ]
+  reconnect: 1
+}}
+"""
+
+
+class Uplink:
+    """The leaf's link to the hub through `UplinkProxy`, run on an event loop of its own thread."""
+
+    def __init__(self, hub_leaf_port: int, port: int):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        clean = Faults(delay=0, jitter=0, stall_chance=0, cut_every=0)
+        self.proxy = self.call(UplinkProxy(hub_leaf_port, clean).start(port))
+
+    def call(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(15)
+
+    def cut(self, seconds: float):
+        self.loop.call_soon_threadsafe(self.proxy.cut_now, seconds)
+
+    def close(self):
+        self.call(self.proxy.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+def held_lists(server: GatherServer) -> dict:
+    """The club lists the venue keeps in its SQLite (date id -> (seq, list)), read-only."""
+    connection = sqlite3.connect(f"file:{server.data_dir}/gather.sqlite?mode=ro", uri=True, timeout=5)
+    try:
+        return {row[0]: (row[1], json.loads(row[2]))
+                for row in connection.execute("SELECT date_id, seq, body FROM club_dates")}
+    finally:
+        connection.close()
+
+
+def test_the_list_reaches_the_laptop_survives_a_cut_uplink_and_a_restart_and_makes_the_gather(club_factory):
+    uplink_port = free_port()
+    hub = NatsServer(config=hub_conf(uplink_port)).start()
+    uplink = Uplink(hub.leaf_port, uplink_port)
+    leaf = NatsServer(config=leaf_conf(uplink.proxy.port)).start()
+    venue = None
+    try:
+        club = club_factory(instances=1, extra_args=("--nats", hub.url, "--club", CLUB))
+        week = Week(club, capacity=14, names=NAMES)
+        key = week.organiser("GET", "/club/api/club")["clubKey"]
+        for name in NAMES[:10]:
+            week.answer(name, "in")
+        week.answer(NAMES[10], "in", guests=1)
+        week.answer(NAMES[11], "in", guests=1)
+        week.answer(NAMES[12], "in")
+
+        venue = GatherServer(extra_args=("--nats", leaf.url, "--venue", "riverside", "--club", CLUB,
+                                         "--club-key", key)).start()
+        started = time.monotonic()
+
+        def complete():
+            held = held_lists(venue).get(week.date_id)
+            return held if held and len(held[1]["confirmed"]) == 12 and len(held[1]["waiting"]) == 1 else None
+        seq, listed = wait_until(complete, 10, "the date's list in the venue's SQLite")
+        assert listed["club"] == CLUB and [e["name"] for e in listed["confirmed"]] == NAMES[:12]
+        assert venue.health()["clubDropped"] == 0
+
+        # A change while the uplink is up reaches the laptop within 10 s.
+        week.answer(NAMES[12], "in", guests=1)
+        changed = time.monotonic()
+        seq, listed = wait_until(lambda: (held := held_lists(venue)[week.date_id]) and held[0] > seq and held,
+                                 10, "the changed list in the venue's SQLite")
+        print(f"a change on the laptop after {time.monotonic() - changed:.2f} s")
+        assert listed["waiting"][0]["guests"] == 1
+
+        # A forged list (another key) on the hub's stream reaches the mirror: dropped, counted, nothing changes.
+        forged = dict(listed, confirmed=listed["confirmed"][:2], seq=seq + 1000)
+        forged_body = json.dumps(forged).encode()
+        publish(hub.url, f"club.{CLUB}.dates.{week.date_id}", forged_body,
+                {"Nats-Rollup": "sub", "Gather-Signature": base64.b64encode(
+                    Ed25519PrivateKey.generate().sign(CLUB.encode() + b"\n" + forged_body)).decode()})
+        wait_until(lambda: venue.health()["clubDropped"] >= 1, 10, "the forged list counted")
+        assert held_lists(venue)[week.date_id][0] == seq, "the forged list changed nothing"
+
+        # The uplink cut before Sunday: a late change at the club stays at the club; the venue keeps its list.
+        uplink.cut(600)
+        time.sleep(0.5)
+        week.answer(NAMES[13], "in")
+        time.sleep(2)
+        assert held_lists(venue)[week.date_id][0] == seq
+        venue.stop()
+        venue.start()
+        assert held_lists(venue)[week.date_id][0] == seq, "kept across a restart"
+
+        async def select():
+            live = await signed_in(venue, "captain")
+            try:
+                reply = await live.command({"kind": "selectFromClubDate", "date": week.date_id, "pitch": 1})
+                assert reply["type"] == "ack", reply
+                state = await live.wait_snapshot(reply["version"])
+                again = await live.command({"kind": "selectFromClubDate", "date": week.date_id, "pitch": 1})
+                assert again["type"] == "rejected" and again["code"] == "conflict", again
+                missing = await live.command({"kind": "selectFromClubDate", "date": "no-such-date", "pitch": 1})
+                assert missing["type"] == "rejected" and missing["code"] == "not_found", missing
+                return state
+            finally:
+                await live.close()
+        state = asyncio.run(select())
+        gather = next(p for p in state["pitches"] if p["id"] == 1)["gather"]
+        players = {player["id"]: player for player in state["players"]}
+        chosen = [players[i] for i in gather["bench"]]
+        expected = NAMES[:11] + [f"{NAMES[10]}'s guest 1", NAMES[11], f"{NAMES[11]}'s guest 1"]
+        assert [p["name"] for p in chosen] == expected
+        assert [p.get("memberId") for p in chosen] == [week.ids[n] for n in NAMES[:11]] + [None, week.ids[NAMES[11]], None]
+        assert gather["clubDate"] == week.date_id
+    finally:
+        for part in (venue, leaf, hub):
+            if part is not None:
+                part.cleanup()
+        uplink.close()

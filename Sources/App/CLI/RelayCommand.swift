@@ -96,17 +96,23 @@ func parseVenueKey(_ text: String?) throws -> Ed25519PublicKey {
         throw ValidationError("gather relay needs --venue-key KEY: the venue's public key, from its banner or its /healthz "
                               + "(venueKey); a relay believes only what that key signed.")
     }
+    return try parsePublicKey(text, option: "--venue-key", whose: "the venue's", shownBy: "the venue's banner and /healthz")
+}
+
+/// An Ed25519 public key as `--venue-key` and `--club-key` take it: 32 bytes in standard base64,
+/// as is or as `@FILE` holding that text.
+func parsePublicKey(_ text: String, option: String, whose: String, shownBy: String) throws -> Ed25519PublicKey {
     var encoded = text
     if text.hasPrefix("@") {
         let path = String(text.dropFirst())
         guard let data = FileManager.default.contents(atPath: path), data.count <= 1_024 else {
-            throw ValidationError("--venue-key @\(path.prefix(256)): not a readable file of at most 1 KiB.")
+            throw ValidationError("\(option) @\(path.prefix(256)): not a readable file of at most 1 KiB.")
         }
         encoded = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
     guard let raw = Base64.decoded(encoded), raw.count == 32, let key = Ed25519PublicKey(rawBytes: raw) else {
-        throw ValidationError("--venue-key is not the venue's key: it must be 32 bytes in base64 (44 characters ending in "
-                              + "'='), as the venue's banner and /healthz show it.")
+        throw ValidationError("\(option) is not \(whose) key: it must be 32 bytes in base64 (44 characters ending in "
+                              + "'='), as \(shownBy) show it.")
     }
     return key
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GatherStream
 import Logging
 
 /// `gather serve`: start the server with the options of the README.
@@ -82,6 +83,17 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(name: .customLong("club"),
+            help: "Read the club NAME's lists (its stream CLUB_NAME, mirrored on --nats's leaf); needs --nats and --club-key.")
+    var clubOption: String?
+
+    @Option(name: .customLong("club-key"),
+            help: "The club's public key (base64, from `gather club serve`'s banner or clubKey), or @FILE holding it.")
+    var clubKeyOption: String?
+
+    @Option(name: .customLong("club-domain"), help: "The hub's JetStream domain the club's stream is in.")
+    var clubDomain = "hub"
+
     func validate() throws {
         _ = try serverConfiguration()
     }
@@ -144,7 +156,8 @@ struct ServeCommand: ParsableCommand {
             certificates: certificates, publicDirectory: publicDirectory, inviteCode: inviteCode,
             maximumConnections: maximumConnections, maximumConnectionsPerAddress: maximumConnectionsPerAddress,
             metricsReaders: metricsReaders, pingIntervalSeconds: pingIntervalSeconds,
-            stallTimeoutSeconds: stallTimeoutSeconds, logLevel: logLevel, stream: try streamSettings())
+            stallTimeoutSeconds: stallTimeoutSeconds, logLevel: logLevel, stream: try streamSettings(),
+            club: try clubSettings())
     }
 }
 
@@ -155,6 +168,31 @@ extension ServeCommand {
         let venue = nats.url != nil || venueOption != nil ? try parseVenue(venueOption) : nil
         guard let venue, let endpoint = nats.endpoint(clientName: "gather serve \(venue)") else { return nil }
         return VenueStreamSettings(endpoint: endpoint, venue: venue, passwordWarning: nats.passwordWarning)
+    }
+}
+
+extension ServeCommand {
+    /// `--club`, `--club-key` and `--club-domain` checked: nil without `--club`.
+    func clubSettings() throws -> VenueClubSettings? {
+        guard let clubOption else {
+            if clubKeyOption != nil { throw ValidationError("--club-key needs --club NAME.") }
+            return nil
+        }
+        guard let club = ClubName(clubOption) else {
+            throw ValidationError("--club \(clubOption.prefix(64)) is not a club name: \(ClubName.rule).")
+        }
+        guard let endpoint = nats.endpoint(clientName: "gather serve club \(club)") else {
+            throw ValidationError("--club needs --nats URL: the lists come through the laptop's NATS leaf.")
+        }
+        guard let clubKeyOption else {
+            throw ValidationError("--club needs --club-key KEY: the club's public key; the venue believes only what it signed.")
+        }
+        guard VenueName(clubDomain) != nil || clubDomain.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+              (1...32).contains(clubDomain.utf8.count)
+        else { throw ValidationError("--club-domain must be a JetStream domain name (1–32 letters, digits or '-').") }
+        let key = try parsePublicKey(clubKeyOption, option: "--club-key", whose: "the club's",
+                                     shownBy: "`gather club serve`'s banner and clubKey")
+        return VenueClubSettings(endpoint: endpoint, club: club, key: key, hubDomain: clubDomain)
     }
 }
 

@@ -107,6 +107,11 @@ enum Server {
             throw StartupFailure(description: "cannot load the saved gather: \(error)")
         }
 
+        // `--club`: the club's lists from the leaf's mirror, verified, kept by the Coordinator.
+        let clubList = settings.club.map { club in
+            VenueClubList(settings: club, held: coordinator.heldClubSeqs(), logger: logger) { coordinator.clubListVerified($0) }
+        }
+
         let caCertificate = try certificates.caCertificatePath.map { path in
             guard let pem = FileManager.default.contents(atPath: path) else {
                 throw StartupFailure(description: "cannot read the local CA certificate \(path)")
@@ -116,7 +121,8 @@ enum Server {
         let routes = HTTPRoutes(metrics: coordinator.metrics, exports: coordinator.exports,
                                 connections: { transport.server?.connectionCount ?? 0 },
                                 fanOut: { transport.server?.fanOut.read() ?? FanOutMetrics.Reading() },
-                                stream: { VenueStream.healthFields(publisher, version: $0) + venueKey.healthFields(epoch: epoch) },
+                                stream: { VenueStream.healthFields(publisher, version: $0) + venueKey.healthFields(epoch: epoch)
+                                    + VenueClubList.healthFields(clubList) },
                                 streamMetrics: { VenueStream.metricsText(publisher) },
                                 caCertificate: caCertificate,
                                 caFingerprint: caCertificate == nil ? nil : certificates.fingerprintSHA256, links: links,
@@ -154,6 +160,7 @@ enum Server {
             entries: { try store.allHistory() }))
         do {
             try publisher?.start()
+            try clubList?.start()
         } catch {
             throw StartupFailure(description: "\(error)")
         }
@@ -180,6 +187,7 @@ enum Server {
         server.shutdown()
         coordinator.stop()
         publisher?.stop()
+        clubList?.stop()
     }
 
     /// The data folder's lock, or a `StartupFailure` naming the PID that holds it. `mayBeMissing`:

@@ -1,3 +1,4 @@
+import GatherSecurity
 import GatherStream
 import Logging
 
@@ -32,6 +33,21 @@ struct ServerConfiguration: Sendable, Equatable {
     var logLevel: Logger.Level
     /// `--nats`: the venue stream's publisher; nil without it.
     var stream: VenueStreamSettings? = nil
+    /// `--club`: the club's lists read from the leaf's mirror; nil without it.
+    var club: VenueClubSettings? = nil
+}
+
+/// Which club's lists `gather serve --club` reads, and whose key it believes.
+struct VenueClubSettings: Sendable, Equatable {
+    var endpoint: NATSEndpoint
+    var club: ClubName
+    var key: Ed25519PublicKey
+    var hubDomain: String
+
+    static func == (lhs: VenueClubSettings, rhs: VenueClubSettings) -> Bool {
+        lhs.endpoint == rhs.endpoint && lhs.club == rhs.club && lhs.key.rawBytes == rhs.key.rawBytes
+            && lhs.hubDomain == rhs.hubDomain
+    }
 }
 
 /// Where and as which venue `gather serve --nats` publishes.
