@@ -16,9 +16,10 @@ build on each other, so the whole file carries one phase's marks: `timing` (the 
 `mostly_waits` (an uplink cut and back, a hub's mirror catching up)."""
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
-import os
+import subprocess
 import time
 from urllib.parse import urlsplit
 
@@ -27,9 +28,9 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from clublib import Club, new_id, request
-from gatherlib import PASSWORD, pitch_gather, run, signed_in
-from hub_support import ADMIN_PASSWORD, Certificates, free_port, make_mirror, single_hub, venue_leaf
-from natslib import V2, VENUE, provide_venue_key, read_subject, take_down, venue_server, wait_for
+from gatherlib import BINARY, PASSWORD, pitch_gather, run, signed_in
+from hub_support import free_port
+from natslib import V2, VENUE, NatsServer, provide_venue_key, read_subject, take_down, venue_server, wait_for
 from pages_support import Browser
 from test_club_pages import thumbs_and_axe, words
 from uplink_proxy import Faults, UplinkProxyThread
@@ -45,13 +46,35 @@ LANGUAGES = ("en", "es", "fr", "de", "it", "pt")
 CLEAN = Faults(delay=0.0, jitter=0.0, stall_chance=0.0, rate_bits=1_000_000_000, cut_every=0.0, cut_for=0.0)
 
 
+def hub_conf(uplink_port: int) -> str:
+    """The hub (domain `hub`); it tells the leaf the proxy's address as its own (`advertise`), so
+    the leaf comes back through the proxy, as a real hub advertises its public address."""
+    return f"""
+server_name: hub
+jetstream {{ domain: hub, store_dir: "STORE_DIR" }}
+leafnodes {{ listen: "127.0.0.1:LEAF_PORT", advertise: "127.0.0.1:{uplink_port}" }}
+"""
+
+
+def leaf_conf(uplink_port: int) -> str:
+    """The venue laptop's nats-server: JetStream in the domain `riverside`, a leaf of the hub
+    through the proxy, retrying every second."""
+    return f"""
+server_name: venue-{VENUE}
+jetstream {{ domain: {VENUE}, store_dir: "STORE_DIR" }}
+leafnodes {{
+  remotes = [ {{ url: "nats-leaf://127.0.0.1:{uplink_port}" }} ]
+  reconnect: 1
+}}
+"""
+
+
 class Pitch:
     """Everything the file's tests share, started once."""
 
     def __init__(self, cluster):
-        self.certs = Certificates()
         self.proxy_port = free_port()
-        self.hub = single_hub(self.certs, leaf_advertise=f"127.0.0.1:{self.proxy_port}")
+        self.hub = NatsServer(config=hub_conf(self.proxy_port))
         self.proxy: UplinkProxyThread | None = None
         self.leaf = None
         self.venue = None
@@ -64,25 +87,29 @@ class Pitch:
     def start(self):
         self.hub.start()
         self.proxy = UplinkProxyThread(self.hub.leaf_port, CLEAN, seed=44).start(self.proxy_port)
-        self.leaf = venue_leaf([self.proxy.port], self.certs.ca_file).start()
+        self.leaf = NatsServer(config=leaf_conf(self.proxy.port)).start()
         # The venue's key made before its first start (as a restored backup holds it): the club is
         # told it at its start, and the venue the club's.
         self.venue = venue_server(self.leaf.url)
         venue_key = provide_venue_key(self.venue.data_dir)
-        # The club on the hub, as the venue account's admin (password from the environment, never
-        # on the command line): it publishes its lists and follows the mirror of the venue's stream.
-        os.environ["GATHER_NATS_PASSWORD"] = ADMIN_PASSWORD
+        # The club on the hub: it publishes its lists and follows the hub's mirror of the venue's stream.
         self.club = Club(self.cluster, instances=1, extra_args=(
-            "--nats", self.hub.url, "--nats-user", "admin", "--club", CLUB,
-            "--venue", VENUE, "--venue-key", venue_key)).start()
+            "--nats", self.hub.url, "--club", CLUB, "--venue", VENUE, "--venue-key", venue_key)).start()
         self.owner = self.club.register_owner(username=OWNER, password=PASSWORD)
         self._week()
         club_key = self.organiser("GET", "/club/api/club")["clubKey"]
         self.venue.extra_args = (*self.venue.extra_args, "--club", CLUB, "--club-key", club_key)
         self.venue.start()
         assert self.venue.health()["venueKey"] == venue_key
-        created = make_mirror(self.hub.url)
-        assert created.returncode == 0, created.stderr
+        # The hub's mirror of the venue's stream, as the operator makes it.
+        deadline = time.monotonic() + 30
+        while True:
+            made = subprocess.run([BINARY, "nats", "mirror", "--hub", self.hub.url, "--venue", VENUE],
+                                  capture_output=True, text=True, timeout=30)
+            if made.returncode == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert made.returncode == 0, made.stderr
         return self
 
     def _week(self):
@@ -112,8 +139,7 @@ class Pitch:
         return body
 
     def cleanup(self):
-        os.environ.pop("GATHER_NATS_PASSWORD", None)
-        take_down(self.club, self.venue, self.leaf, self.proxy, self.hub, self.certs)
+        take_down(self.club, self.venue, self.leaf, self.proxy, self.hub)
 
 
 @pytest.fixture(scope="module")
@@ -131,6 +157,15 @@ async def publish_at_leaf(leaf_url: str, body: bytes, signature: str | None):
     try:
         headers = {"Gather-Signature": signature} if signature else None
         await connection.jetstream().publish(RESULTS, body, headers=headers, timeout=5)
+    finally:
+        await connection.close()
+
+
+async def hub_last_result(hub_url: str) -> bytes:
+    """The last result the hub's mirror of the venue's stream holds."""
+    connection = await nats.connect(hub_url, connect_timeout=5, allow_reconnect=False)
+    try:
+        return (await connection.jetstream().get_last_msg(STREAM, RESULTS)).data
     finally:
         await connection.close()
 
@@ -153,7 +188,7 @@ def forged_result(pitch: Pitch, played: list[str]) -> tuple[bytes, str]:
 
 async def play_a_friendly(pitch: Pitch) -> str:
     """A gather not made from the club's list: two players, kicked off and ended. Its entry id."""
-    ann = await signed_in(pitch.venue, "ann", subprotocols=V2)
+    ann = await signed_in(pitch.venue, "bea", subprotocols=V2)
     try:
         for action in ({"kind": "addPlayer", "name": "Ann"}, {"kind": "addPlayer", "name": "Ben"}):
             reply = await ann.command(action)
@@ -211,8 +246,6 @@ async def play_sundays_list(pitch: Pitch) -> str:
     kick off and end. Returns the history entry's id."""
     ann = await signed_in(pitch.venue, "ann", subprotocols=V2)
     try:
-        await wait_for(lambda: any(str(d.get("date")) == pitch.date_id for d in ann.snapshot.get("clubDates") or []), 20,
-                       "Sunday's list on the laptop")
 
         async def acked(action: dict):
             await ann.wait_snapshot(ann.version)
@@ -220,7 +253,16 @@ async def play_sundays_list(pitch: Pitch) -> str:
             assert reply["type"] == "ack", (action, reply)
             await ann.wait_snapshot(reply["version"])
 
-        await acked({"kind": "selectFromClubDate", "date": pitch.date_id, "pitch": 1})
+        # "From Sunday's list" as soon as the laptop holds it (`not_found` until then).
+        deadline = time.monotonic() + 20
+        while True:
+            reply = await ann.command({"kind": "selectFromClubDate", "date": pitch.date_id, "pitch": 1})
+            if reply["type"] == "ack" or time.monotonic() > deadline:
+                break
+            assert reply.get("code") == "not_found", reply
+            await asyncio.sleep(0.2)
+        assert reply["type"] == "ack", reply
+        await ann.wait_snapshot(reply["version"])
         by_member = {str(p.get("memberId")): p["id"] for p in ann.snapshot["players"] if p.get("memberId")}
         await acked({"kind": "assign", "playerId": by_member[pitch.members["Ann"]], "to": "A", "pitch": 1})
         await acked({"kind": "assign", "playerId": by_member[pitch.members["Cid"]], "to": "B", "pitch": 1})
@@ -241,7 +283,10 @@ def test_sundays_gather_played_and_ended_shows_attendance_and_one_no_show_within
     entry_id = run(play_sundays_list(pitch))
     stored = run(leaf_results(pitch.leaf.url, 4))  # the friendly, the two forged ones, then Sunday's
     assert json.loads(stored[-1].data)["entry"]["id"] == entry_id
+    time.sleep(0.5)  # what a live uplink would have carried by now
+    assert json.loads(run(hub_last_result(pitch.hub.url)))["entry"]["id"] != entry_id, "through a cut uplink?"
     assert pitch.organiser("GET", f"/club/api/dates/{pitch.date_id}")["status"] == "scheduled", "through a cut uplink?"
+    assert pitch.proxy.record.refused > 0, "the leaf did not try the uplink while it was cut"
 
     back = time.monotonic()
     pitch.proxy.heal()
