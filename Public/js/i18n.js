@@ -91,6 +91,11 @@ export function timeText(date, withSeconds = false) {
   return date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", ...(withSeconds ? { second: "2-digit" } : {}) });
 }
 
+/** The weekday of an instant, in the page's language ("Sunday", "domingo"). */
+export function weekdayText(epochMs) {
+  return new Date(epochMs).toLocaleDateString(lang, { weekday: "long" });
+}
+
 export function dateTimeText(epochMs) {
   return new Date(epochMs).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
 }

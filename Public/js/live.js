@@ -16,6 +16,8 @@ export class LiveClient {
   constructor({ onChange = () => {}, onTick = () => {}, onPresence = () => {}, onSession = () => {},
                 onStatus = () => {}, onNotice = () => {}, onPending = () => {}, onLink = () => {} } = {}) {
     Object.assign(this, { onTick, onPresence, onNotice, onLink });
+    this.clubDates = [];       // organisers only: the club's verified lists (clubDates)
+    this.onClubDates = () => {};
     this.relay = false;        // welcome.relay: a read-only relay of the venue's stream
     this.offsetMs = 0; // server clock minus ours, from welcome.serverTime
     this.requests = new Map(); // account/activity request id -> resolve
@@ -90,6 +92,10 @@ export class LiveClient {
         break;
       case "presence":
         this.onPresence(message);
+        break;
+      case "clubDates":
+        this.clubDates = Array.isArray(message.clubDates) ? message.clubDates.slice(0, 20) : [];
+        this.onClubDates(this.clubDates);
         break;
       case "session":
         this.session.received(message);

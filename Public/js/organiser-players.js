@@ -1,6 +1,6 @@
 import { $, h, replaceFor } from "./dom.js";
 import { capitalise, recordText } from "./format.js";
-import { t } from "./i18n.js";
+import { t, weekdayText } from "./i18n.js";
 import { gatherOn, pitchById, pitchOfPlayers } from "./state.js";
 
 /**
@@ -32,9 +32,31 @@ export class PlayersView {
       : [h("li", { class: "empty" }, t("org.no_players_add_first"))]);
     const pitch = pitchById(state, this.pitch());
     $("#continue").textContent = state.pitches.length > 1 && pitch ? t("org.continue_on", { pitch: pitch.name }) : t("org.continue");
-    $("#select-toggle").disabled = busy || state.players.length - playing.size < 2;
+    // A club list can make the gather alone, even on a roster with nobody yet.
+    const fromClub = this.live.clubDates.some((list) => list.confirmed.length > 0);
+    $("#select-toggle").disabled = busy || (state.players.length - playing.size < 2 && !fromClub);
     if (busy && this.selecting) this.toggleSelecting();
     this.renderSelection();
+    this.renderClubLists();
+  }
+
+  /** While selecting: one button per club list the venue holds ("From Sunday's list (12 in, 2 guests)"). */
+  renderClubLists() {
+    const lists = this.selecting ? this.live.clubDates.filter((list) => list.confirmed.length > 0) : [];
+    $("#club-lists").hidden = lists.length === 0;
+    replaceFor($("#club-lists"), [lists.map((list) => `${list.date}:${list.seq}`).join(), this.pitch()], () => lists.map((list) =>
+      h("button", { type: "button", class: "secondary club-list", "data-key": list.date,
+        onclick: () => this.selectFromClubDate(list.date) },
+      t("org.from_club_list", { day: weekdayText(list.startsAt), count: list.confirmed.length,
+        guests: list.confirmed.reduce((sum, entry) => sum + entry.guests, 0) }))));
+  }
+
+  async selectFromClubDate(date) {
+    const reply = await this.perform({ kind: "selectFromClubDate", date, pitch: this.pitch() });
+    if (reply.type === "ack") {
+      this.toggleSelecting();
+      this.showGather();
+    }
   }
 
   /** `pitch`: where the player is in a gather now, if anywhere. */
@@ -143,6 +165,7 @@ export class PlayersView {
     this.selected.clear();
     $("#select-toggle").textContent = this.selecting ? t("org.done") : t("org.select_players");
     if (this.live.state) this.render(this.live.state);
+    else this.renderClubLists();
   }
 
   renderSelection() {

@@ -206,6 +206,17 @@ final class CoordinatorHarness {
         return client
     }
 
+    /// Connects `number` and sends its `register` (the KDF job started), for a test that feeds
+    /// the `passwordHashed` itself.
+    func connectForRegister(_ number: UInt64, _ username: String) -> ConnectionID {
+        let client = connect(number)
+        message(client, ["type": "register", "id": "reg", "username": .string(username),
+                         "password": "correct horse", "inviteCode": .string(Self.inviteCode)],
+                expect: [.hashPassword(PasswordJob(client: client, purpose: .register, username: username,
+                                                   password: "correct horse", requestID: "reg"))])
+        return client
+    }
+
     var state: GatherState { core.state }
     /// The core itself, for the laptop's requests (which return their reply with the effects).
     var coreForAdmin: CoordinatorCore { core }

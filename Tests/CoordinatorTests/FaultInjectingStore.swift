@@ -28,6 +28,10 @@ final class FaultInjectingStore: GatherStore {
         try real.commit(before: before, after: after, entry: entry)
         commits.withLock { $0 += 1 }
     }
+    func keepClubList(_ list: ClubDateList) throws {
+        try check()
+        try real.keepClubList(list)
+    }
     func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws {
         try check()
         try real.recordReply(reply, organiser: organiser, commandID: commandID)

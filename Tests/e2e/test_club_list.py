@@ -29,10 +29,14 @@ import nats
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from gatherlib import GatherServer, signed_in
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from gatherlib import PASSWORD, GatherServer, Live, signed_in
 from hub_support import free_port
 from natslib import NatsServer
 from test_club_pages import Week
+from test_tap_targets import MINIMUM
 from uplink_proxy import Faults, UplinkProxy
 
 CLUB = "riverside-fc"
@@ -200,7 +204,7 @@ def held_lists(server: GatherServer) -> dict:
         connection.close()
 
 
-def test_the_list_reaches_the_laptop_survives_a_cut_uplink_and_a_restart_and_makes_the_gather(club_factory):
+def test_the_list_reaches_the_laptop_survives_a_cut_uplink_and_a_restart_and_makes_the_gather(club_factory, browsers):
     uplink_port = free_port()
     hub = NatsServer(config=hub_conf(uplink_port)).start()
     uplink = Uplink(hub.leaf_port, uplink_port)
@@ -254,12 +258,30 @@ def test_the_list_reaches_the_laptop_survives_a_cut_uplink_and_a_restart_and_mak
         venue.start()
         assert held_lists(venue)[week.date_id][0] == seq, "kept across a restart"
 
-        async def select():
-            live = await signed_in(venue, "captain")
+        # "Select players" on the organiser's phone (390 px) offers Sunday's list; one tap makes the gather.
+        async def register():
+            await (await signed_in(venue, "captain")).close()
+        asyncio.run(register())
+        phone = browsers(venue, 390, 844).login("captain", PASSWORD)
+        phone.click("#show-players")
+        phone.click("#select-toggle")
+        day = datetime.fromtimestamp(listed["startsAt"] / 1000, ZoneInfo("Europe/Madrid")).strftime("%A")
+        offer = f"From {day}'s list (12 in, 2 guests)"
+        phone.wait(lambda: phone.text("#club-lists button") == offer, what=f"the button {offer!r}")
+        box = phone.find("#club-lists button").rect
+        assert box["width"] >= MINIMUM and box["height"] >= MINIMUM, box
+        assert phone.scroll_width() <= 390 and phone.axe() == []
+        phone.screenshot("organiser-select-from-sunday-list-390.png")
+        phone.click("#club-lists button")
+        phone.wait(lambda: phone.find("#gather").is_displayed(), what="the gather made from the list")
+        phone.screenshot("organiser-gather-from-sunday-list-390.png")
+
+        async def check():
+            live = await Live.connect(venue)
             try:
-                reply = await live.command({"kind": "selectFromClubDate", "date": week.date_id, "pitch": 1})
-                assert reply["type"] == "ack", reply
-                state = await live.wait_snapshot(reply["version"])
+                await live.next()
+                await live.login("captain")
+                state = live.snapshot
                 again = await live.command({"kind": "selectFromClubDate", "date": week.date_id, "pitch": 1})
                 assert again["type"] == "rejected" and again["code"] == "conflict", again
                 missing = await live.command({"kind": "selectFromClubDate", "date": "no-such-date", "pitch": 1})
@@ -267,7 +289,7 @@ def test_the_list_reaches_the_laptop_survives_a_cut_uplink_and_a_restart_and_mak
                 return state
             finally:
                 await live.close()
-        state = asyncio.run(select())
+        state = asyncio.run(check())
         gather = next(p for p in state["pitches"] if p["id"] == 1)["gather"]
         players = {player["id"]: player for player in state["players"]}
         chosen = [players[i] for i in gather["bench"]]
