@@ -329,6 +329,7 @@ def test_the_no_show_mark_beside_the_name_in_six_languages_at_360(pitch):
             others = browser.driver.execute_script(
                 "return [...document.querySelectorAll('.member-row .badge.warn')].length")
             assert others == 1, f"{language}: only Bob has a no-show"
+            assert browser.scroll_width() <= 360, f"{language}: the members list scrolls sideways"
             if language == "en":
                 browser.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", row)
                 browser.screenshot("club-no-show-mark-360.png")
