@@ -9,7 +9,8 @@ PostgreSQL following that mirror with the venue's key (`--venue`, `--venue-key`)
   10 s of the uplink being back the club shows the date played, who attended, and one no-show
   (a confirmed member left on the bench) beside the name on the organisers' page at 360 px, in
   all six languages (screenshot club-no-show-mark-360.png).
-- The same result replayed (its exact bytes and signature published again) is applied once.
+- The same result replayed (its exact bytes and signature published again) is applied once, and
+  again once after the club is killed and started (it reads every result from the start).
 
 One hub, leaf, venue and club for the whole file (a module fixture); the tests run in order and
 build on each other, so the whole file carries one phase's marks: `timing` (the 10-s bound) and
@@ -350,6 +351,12 @@ def test_the_same_result_replayed_is_applied_once(pitch):
     run(publish_at_leaf(pitch.leaf.url, body, signature))
     run(wait_for(lambda: pitch.club_health()["venueDropped"] == 3, 15, "the club to read past the replay"))
     assert pitch.club_health()["venueResultsApplied"] == 1
+    assert pitch.organiser("GET", f"/club/api/dates/{pitch.date_id}") == before
+
+    # The club killed and started again reads every result from the start: none applied twice.
+    pitch.club.restart_instance(0)
+    run(wait_for(lambda: pitch.club_health()["venueDropped"] == 3, 20, "the restarted club to read every result again"))
+    assert pitch.club_health()["venueResultsApplied"] == 0, "a result applied again after a restart"
     assert pitch.organiser("GET", f"/club/api/dates/{pitch.date_id}") == before
     members = {m["name"]: m["noShows"] for m in pitch.organiser("GET", "/club/api/club")["members"]}
     assert members["Bob"] == 1, members
