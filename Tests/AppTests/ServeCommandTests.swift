@@ -157,6 +157,34 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertNil(stream.passwordWarning)
     }
 
+    func testClubOptionsBecomeTheClubSettings() throws {
+        let key = "sKAkjKdwZ0EbjBrI6Tm97rGvZ0xJHf7831XXQj27F0g="
+        let club = try XCTUnwrap(configuration(["--nats", "nats://127.0.0.1:4222", "--venue", "riverside",
+                                                "--club", "riverside-fc", "--club-key", key]).club)
+        XCTAssertEqual(club.club.streamName, "CLUB_riverside-fc")
+        XCTAssertEqual(club.hubDomain, "hub")
+        XCTAssertEqual(club.key.base64, key)
+        XCTAssertNil(try configuration([]).club)
+        let file = publicFolder + "/club.key"
+        try Data((key + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(try configuration(["--nats", "nats://127.0.0.1:4222", "--venue", "riverside", "--club", "riverside-fc",
+                                          "--club-key", "@" + file, "--club-domain", "cloud"]).club?.hubDomain, "cloud")
+    }
+
+    func testBadClubOptionsAreRefusedWithWhatTheyTake() {
+        let key = "sKAkjKdwZ0EbjBrI6Tm97rGvZ0xJHf7831XXQj27F0g="
+        XCTAssertTrue(refusal(["--club", "riverside-fc", "--club-key", key]).contains("--club needs --nats"))
+        XCTAssertTrue(refusal(["--nats", "nats://127.0.0.1:4222", "--venue", "v", "--club", "riverside-fc"])
+            .contains("--club needs --club-key"))
+        XCTAssertTrue(refusal(["--club-key", key]).contains("--club-key needs --club"))
+        XCTAssertTrue(refusal(["--nats", "nats://127.0.0.1:4222", "--venue", "v", "--club", "Riverside FC", "--club-key", key])
+            .contains("is not a club name"))
+        XCTAssertTrue(refusal(["--nats", "nats://127.0.0.1:4222", "--venue", "v", "--club", "fc", "--club-key", "short"])
+            .contains("--club-key is not the club's key"))
+        XCTAssertTrue(refusal(["--nats", "nats://127.0.0.1:4222", "--venue", "v", "--club", "fc", "--club-key", key,
+                               "--club-domain", "a.b"]).contains("--club-domain"))
+    }
+
     func testBadNATSOptionsAreRefusedWithWhatTheyTake() {
         XCTAssertTrue(refusal(["--nats", "nats://127.0.0.1:4222", "--venue", "River.Side"]).contains("is not a venue name"))
         XCTAssertTrue(refusal(["--venue", "x y"]).contains("is not a venue name"))
