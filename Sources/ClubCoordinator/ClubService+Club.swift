@@ -21,11 +21,13 @@ extension ClubService {
             let byId = Dictionary(fixtures.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let dates = try transaction.dates(from: now, to: now + Schedule.windowMillis)
             let answers = try transaction.answers(dates: dates.map(\.id))
+            let noShows = try noShows(transaction, now: now)
             return .json(200, [
                 "name": .string(settings.name), "timeZone": .string(settings.timeZone), "language": .string(settings.language),
                 "now": .int(Int(now)), "clubKey": Self.publicKey(settings).map(JSONValue.string) ?? .null,
                 "members": .array(try transaction.storedMembers().map {
-                    ClubViews.member($0.member, link: memberLink(seed: $0.linkSeed, secret: settings.linkSecret, base: base))
+                    ClubViews.member($0.member, link: memberLink(seed: $0.linkSeed, secret: settings.linkSecret, base: base),
+                                     noShows: noShows[$0.member.id] ?? 0)
                 }),
                 "fixtures": .array(fixtures.map(ClubViews.fixture)),
                 "dates": .array(dates.map {

@@ -2,7 +2,7 @@ import ClubModel
 import ClubStore
 import GatherModel
 
-/// Sunday's list for the venue (docs/PROTOCOL.md §20): each date's list as the club publishes it
+/// Sunday's list for the venue (docs/PROTOCOL.md §21): each date's list as the club publishes it
 /// on NATS. The `seq` is allocated in the database under the date's row lock, as
 /// `max(last + 1, club clock ms)`, so several instances (or a restored database) never publish
 /// a lower one than was published before.

@@ -10,7 +10,7 @@ enum ClubSchema {
 
     /// One list of statements per version, applied in order; never edit a shipped one, add
     /// the next. Statements are constants: values never go into DDL.
-    static let migrations: [[StaticString]] = [version1, ClubMailSchema.version2]
+    static let migrations: [[StaticString]] = [version1, ClubMailSchema.version2, results]
 
     static var currentVersion: Int { migrations.count }
 

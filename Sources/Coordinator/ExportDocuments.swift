@@ -24,6 +24,9 @@ public final class ExportDocuments: Sendable {
         public var pitchNames: [Pitch.ID: String] = [:]
         /// Goes up each time the tournament's documents are rendered again.
         var tournamentGeneration = 0
+        /// Goes up each time the history changes (a gather ended, a result corrected): the venue
+        /// stream's results publisher reads the history only then.
+        public var historyGeneration = 0
     }
 
     private let rendered = Mutex(Rendered())
@@ -125,6 +128,7 @@ public final class ExportDocuments: Sendable {
         rendered.withLock { rendered in
             rendered.historyJSON = json
             rendered.historyCSV = csv
+            rendered.historyGeneration += 1
         }
     }
 

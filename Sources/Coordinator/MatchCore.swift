@@ -94,7 +94,7 @@ final class MatchCore: CoreScope {
     }
 
     /// Keeps the list (durable first) when it is newer than the date's held one. Not a new
-    /// version yet: nothing any audience is sent shows it (docs/PROTOCOL.md §20, unfinished).
+    /// version yet: nothing any audience is sent shows it (docs/PROTOCOL.md §21, unfinished).
     private func holdClubList(_ list: ClubDateList) {
         if let held = state.clubDate(list.date), held.seq >= list.seq { return }
         do {

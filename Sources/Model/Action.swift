@@ -60,7 +60,7 @@ public enum TournamentAction: Equatable, Sendable {
 /// What organisers do to one pitch's gather.
 public enum GatherAction: Equatable, Sendable {
     case createGather(playerIDs: [Player.ID])
-    /// A gather of a club date's confirmed members and their guests (docs/PROTOCOL.md §20).
+    /// A gather of a club date's confirmed members and their guests (docs/PROTOCOL.md §21).
     case selectFromClubDate(date: String)
     case assign(Player.ID, to: Placement)
     case renameTeam(TeamSide, name: String)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One club date's list as the club publishes it on its stream and the venue keeps it
-/// (docs/PROTOCOL.md §20): who is confirmed, waiting and offered, by the club's member ids.
+/// (docs/PROTOCOL.md §21): who is confirmed, waiting and offered, by the club's member ids.
 /// The club makes it; the venue reads it only from verified bytes (`decode`), so every field is
 /// bounded here, once, for both sides.
 public struct ClubDateList: Equatable, Sendable, Codable {

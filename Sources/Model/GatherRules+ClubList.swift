@@ -1,4 +1,4 @@
-/// `selectFromClubDate` (docs/PROTOCOL.md §20, "Sunday's list, settled" 6): the pitch's gather
+/// `selectFromClubDate` (docs/PROTOCOL.md §21, "Sunday's list, settled" 6): the pitch's gather
 /// made from a club date's list the venue holds, as `createGather` with the players in list order.
 /// Each confirmed member is linked to a venue player once and keeps that link; each guest is a
 /// player to rename later.

@@ -18,7 +18,7 @@ public struct GatherState: Equatable, Sendable, Codable {
     /// The tournament of the day, if one was created: kept (also once finished) until the next
     /// `createTournament` or `cancelTournament`.
     public var tournament: Tournament?
-    /// The club's verified lists the venue holds (docs/PROTOCOL.md §20), newest `seq` of each date,
+    /// The club's verified lists the venue holds (docs/PROTOCOL.md §21), newest `seq` of each date,
     /// ordered by start: what `selectFromClubDate` reads. Kept by the Store in its own table.
     public var clubDates: [ClubDateList] = []
 

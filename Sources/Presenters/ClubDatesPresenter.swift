@@ -1,6 +1,6 @@
 import GatherModel
 
-/// The organisers' `clubDates` (docs/PROTOCOL.md §20): each verified list the venue holds whose
+/// The organisers' `clubDates` (docs/PROTOCOL.md §21): each verified list the venue holds whose
 /// date is in the window at the venue's clock (`startsAt < now + 7 days`, `now < startsAt +
 /// duration`), as published, with `linked`: each of its members already linked to a player.
 public enum ClubDatesPresenter {

@@ -45,7 +45,7 @@ public enum ServerMessage: Equatable, Sendable {
     case activity(id: String?, items: [ActivityItem])
     /// The connection is a spectator again because its session was ended from elsewhere.
     case sessionEnded(reason: SessionEndReason)
-    /// Organisers only: the club's verified lists shown now (docs/PROTOCOL.md §20).
+    /// Organisers only: the club's verified lists shown now (docs/PROTOCOL.md §21).
     case clubDates(lists: [ClubDateList], players: [Player], now: Int64)
 }
 

@@ -1,6 +1,6 @@
 import GRDB
 
-/// Sunday's list on the laptop (docs/PROTOCOL.md §20): a player can be linked to a club member,
+/// Sunday's list on the laptop (docs/PROTOCOL.md §21): a player can be linked to a club member,
 /// and every verified list the club published is kept here, so a restart or a mirror purged by a
 /// forged rollup never loses it.
 ///

@@ -118,7 +118,7 @@ public protocol GatherStore: AnyObject, Sendable {
     /// `amendedHistory`: entries older than the state's recent list that the change corrected
     /// (`GatherRules.apply(_:to:context:stored:)`), rewritten in their rows in the same transaction.
     func commit(before: GatherState, after: GatherState, entry: JournalEntry, amendedHistory: [HistoryEntry]) throws
-    /// Keeps a verified club list (docs/PROTOCOL.md §20), replacing the date's older one: a
+    /// Keeps a verified club list (docs/PROTOCOL.md §21), replacing the date's older one: a
     /// restart, or a mirror purged by a forged rollup, never loses Sunday's list. `load` returns
     /// every kept list in `state.clubDates`.
     func keepClubList(_ list: ClubDateList) throws

@@ -1,7 +1,7 @@
 import GatherModel
 import GatherSecurity
 
-/// A club date's list as NATS carries it (docs/PROTOCOL.md §20): subject `club.NAME.dates.DID`,
+/// A club date's list as NATS carries it (docs/PROTOCOL.md §21): subject `club.NAME.dates.DID`,
 /// `Nats-Rollup: sub` (the subject holds one message, the newest list) and `Gather-Signature`,
 /// the club's Ed25519 signature of NAME, a newline, then the body, so a list signed for one club
 /// never verifies as another's. Pure, so what is published is tested without a broker.

@@ -5,7 +5,7 @@ import GatherModel
 import Logging
 import Synchronization
 
-/// A NATS link for the club's side of the stream (docs/PROTOCOL.md §20), reusable by whatever
+/// A NATS link for the club's side of the stream (docs/PROTOCOL.md §21), reusable by whatever
 /// else the club reads or writes on NATS: one connection that never gives up (`NATSLink`), the
 /// club's stream made when absent, signed lists published into JetStream, a subject's last
 /// message read back, and ordered subscriptions to a stream (the venue's results through the

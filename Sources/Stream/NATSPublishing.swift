@@ -1,4 +1,5 @@
 import CNats
+import Foundation
 
 /// The one place a `StreamEnvelope` becomes a libnats message: its headers set, then published on
 /// core NATS or into JetStream (waiting at most 2 s for the stream's acknowledgement).
@@ -62,6 +63,40 @@ extension NATSLink {
             body = bytes.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
         }
         return (natsMsg_GetSequence(message), body)
+    }
+
+    enum LastMessage: Equatable {
+        case found(body: [UInt8], signature: String?)
+        /// The stream holds no message on the subject.
+        case none
+        /// NATS did not answer (or the body was over `maximumBytes`): nothing can be concluded.
+        case unknown
+    }
+
+    /// The last message `stream` holds on `subject`, with its `Gather-Signature`, telling "none"
+    /// from "no answer" (a result's outbox republishes on the first, waits on the second).
+    func lastMessageLookup(stream: String, subject: String, maximumBytes: Int) -> LastMessage {
+        guard let handles else { return .unknown }
+        var options = jsOptions()
+        jsOptions_Init(&options)
+        options.Wait = 2_000
+        var message: OpaquePointer?
+        var errorCode = jsErrCode(0)
+        let status = js_GetLastMsg(&message, handles.jetStream, stream, subject, &options, &errorCode)
+        guard status == NATS_OK, let message else { return errorCode == JSNoMessageFoundErr ? .none : .unknown }
+        defer { natsMsg_Destroy(message) }
+        let length = Int(natsMsg_GetDataLength(message))
+        guard length <= maximumBytes else { return .unknown }
+        var body: [UInt8] = []
+        if length > 0, let bytes = natsMsg_GetData(message) {
+            body = bytes.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        }
+        var value: UnsafePointer<CChar>?
+        var signature: String?
+        if natsMsgHeader_Get(message, StreamSignature.header, &value) == NATS_OK, let value, strlen(value) <= 256 {
+            signature = String(cString: value)
+        }
+        return .found(body: body, signature: signature)
     }
 
     /// The last message `stream` holds on `subject` with its `Gather-Signature`; nil when NATS

@@ -11,13 +11,17 @@ public struct StreamIntegrity: Sendable, Equatable {
         case fault(reason: String)
     }
 
-    /// The last message this run stored: its stream sequence and bytes.
+    /// The last state message this run stored: its stream sequence and bytes.
     public private(set) var lastStored: (sequence: UInt64, body: [UInt8])?
+    /// The stream sequence of the last message this run stored on any of its subjects (the state,
+    /// or a result: both land in the one stream, so each is the other's neighbour in sequence).
+    public private(set) var lastSequence: UInt64?
 
     public init() {}
 
     public static func == (lhs: StreamIntegrity, rhs: StreamIntegrity) -> Bool {
         lhs.lastStored?.sequence == rhs.lastStored?.sequence && lhs.lastStored?.body == rhs.lastStored?.body
+            && lhs.lastSequence == rhs.lastSequence
     }
 
     /// JetStream acknowledged a state publication. A duplicate stored nothing: a message with the
@@ -28,9 +32,22 @@ public struct StreamIntegrity: Sendable, Equatable {
             return .fault(reason: "JetStream took a version as a duplicate: the stream holds a message with the venue's next id")
         }
         defer { lastStored = (sequence, body) }
-        guard let last = lastStored, sequence != last.sequence &+ 1 else { return .fine }
-        return .fault(reason: "the stream stored \(sequence > last.sequence ? sequence - last.sequence - 1 : 0) message(s) "
-                      + "the venue did not publish since its sequence \(last.sequence)")
+        return follows(sequence)
+    }
+
+    /// JetStream acknowledged a result (`gather.VENUE.results`). A duplicate is no fault here: a
+    /// result is published again after a restart within JetStream's duplicate window, with the
+    /// same message id, and the stream rightly keeps the first.
+    public mutating func storedResult(sequence: UInt64, duplicate: Bool) -> Verdict {
+        duplicate ? .fine : follows(sequence)
+    }
+
+    /// The sequence is the one after the venue's last stored message, or says how many came between.
+    private mutating func follows(_ sequence: UInt64) -> Verdict {
+        defer { lastSequence = sequence }
+        guard let last = lastSequence, sequence != last &+ 1 else { return .fine }
+        return .fault(reason: "the stream stored \(sequence > last ? sequence - last - 1 : 0) message(s) "
+                      + "the venue did not publish since its sequence \(last)")
     }
 
     /// The stream's last message on the state subject, as read now (nil: not read, or none).
@@ -42,5 +59,8 @@ public struct StreamIntegrity: Sendable, Equatable {
     }
 
     /// The stream was made again or a publication failed: sequences start afresh.
-    public mutating func forget() { lastStored = nil }
+    public mutating func forget() {
+        lastStored = nil
+        lastSequence = nil
+    }
 }

@@ -25,6 +25,9 @@ public struct VenueName: Sendable, Equatable, CustomStringConvertible {
     public var stateSubject: String { "gather.\(rawValue).state" }
     public var ticksSubject: String { "gather.\(rawValue).ticks" }
     public var watchersSubject: String { "gather.\(rawValue).watchers" }
+    /// Each finished gather (its history entry), signed; captured by the venue's stream beside the
+    /// state, never rolled up, so a club offline for weeks still reads every result.
+    public var resultsSubject: String { "gather.\(rawValue).results" }
     /// The venue's own stream, as the venue server creates it.
     public var streamName: String { "GATHER_\(rawValue)" }
 

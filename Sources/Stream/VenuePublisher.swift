@@ -21,8 +21,10 @@ public final class VenuePublisher: Sendable {
     public let venue: VenueName
     /// This run of the venue: in every message id, every heartbeat, every signature.
     public let epoch: StreamEpoch
-    private let signingKey: Ed25519PrivateKey
-    private let queue = DispatchQueue(label: "gather.stream.publish", qos: .utility)
+    let signingKey: Ed25519PrivateKey
+    /// The public half, to believe only its own last result when it reads the stream back.
+    let ownKey: Ed25519PublicKey?
+    let queue = DispatchQueue(label: "gather.stream.publish", qos: .utility)
     let logger: Logger
     let link: NATSLink
     let watcherSubscriber: NATSSubscriber
@@ -66,6 +68,12 @@ public final class VenuePublisher: Sendable {
         var tally = WatcherTally()
         var saidDown = false
         var watcherSubscription: OpaquePointer?
+        /// Where the finished gathers come from (set once by `followResults`), and what of them
+        /// the stream already holds.
+        var resultsSource: ResultsSource?
+        var results = ResultsOutbox()
+        /// Failures to publish a result are logged at most once per 10 s.
+        var resultsLog = LogThrottle(windowSeconds: 10, burst: 1, maximumKeys: 1)
     }
 
     let local: QueueBound<Local>
@@ -77,6 +85,7 @@ public final class VenuePublisher: Sendable {
         self.venue = venue
         self.epoch = epoch
         self.signingKey = signingKey
+        ownKey = (try? signingKey.publicKeyBytes()).flatMap(Ed25519PublicKey.init(rawBytes:))
         var logger = logger
         logger[metadataKey: "stream.venue"] = "\(venue)"
         self.logger = logger
@@ -217,6 +226,7 @@ public final class VenuePublisher: Sendable {
             logger.notice("connected to NATS; publishing the venue's stream")
             local.value.saidDown = false
             local.value.integrity.forget()
+            local.value.results.forget()
             setStreamReady(false)
             shared.withLock { shared in
                 shared.state = .connected
@@ -249,8 +259,9 @@ public final class VenuePublisher: Sendable {
     }
 
     /// The one writer of `streamReady`, so `/healthz` never disagrees with the publisher.
-    private func setStreamReady(_ ready: Bool) {
+    func setStreamReady(_ ready: Bool) {
         local.value.streamReady = ready
+        if !ready { local.value.results.forget() }
         shared.withLock { $0.streamPresent = ready }
     }
 
@@ -258,6 +269,7 @@ public final class VenuePublisher: Sendable {
         lookForTheStream()
         if !local.value.streamReady { prepareStreamAndDrain() }
         checkLastMessage()
+        publishResults()
         sayFaultsHeldBack()
         if local.value.tally.expire(now: Self.nowMs()) { reportRemoteWatchers() }
         // Every 5 s without another message on the ticks subject, even while versions are

@@ -3,7 +3,7 @@ import ClubModel
 import GatherModel
 import XCTest
 
-/// A date's list as the club publishes it (docs/PROTOCOL.md §20.1): confirmed in judged order,
+/// A date's list as the club publishes it (docs/PROTOCOL.md §21.1): confirmed in judged order,
 /// waiting in the waitlist's order with positions, offered with their expiry, names by member id.
 final class ClubListRenderingTests: XCTestCase {
     func testTheThreePartsOfTheList() throws {

@@ -5,7 +5,7 @@ import GatherPresenters
 import GatherStore
 import XCTest
 
-/// The club's lists at the venue (docs/PROTOCOL.md §20): a verified list is kept in the Store
+/// The club's lists at the venue (docs/PROTOCOL.md §21): a verified list is kept in the Store
 /// before it is held, only a newer `seq` replaces it, only organisers are sent it (at sign-in, on
 /// a new list, when a gather made from it links members), and it survives a restart.
 final class ClubListCoordinatorTests: XCTestCase {

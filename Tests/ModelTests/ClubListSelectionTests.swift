@@ -1,7 +1,7 @@
 import GatherModel
 import XCTest
 
-/// `selectFromClubDate` (docs/PROTOCOL.md §20, settled 6): who becomes which player, in which
+/// `selectFromClubDate` (docs/PROTOCOL.md §21, settled 6): who becomes which player, in which
 /// order, and every refusal changing nothing.
 final class ClubListSelectionTests: XCTestCase {
     private let context = ActionContext(now: 1_800_000_000_000, by: "ann", newGatherID: "g-club")

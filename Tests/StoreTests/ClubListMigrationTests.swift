@@ -6,7 +6,7 @@ import XCTest
 
 /// The `club-list` step on a database the third release wrote: every player starts unlinked, and a
 /// member link, a gather's club date and a history entry's club date and member ids are kept
-/// across a reopening (docs/PROTOCOL.md §20).
+/// across a reopening (docs/PROTOCOL.md §21).
 final class ClubListMigrationTests: FixtureMigrationTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import GatherStream
 
-/// What the venue believes of the club's stream (docs/PROTOCOL.md §20, settled 2 and 9): only a
+/// What the venue believes of the club's stream (docs/PROTOCOL.md §21, settled 2 and 9): only a
 /// list signed by the club's key over NAME + "\n" + body, for this club, whose subject names its
 /// date and whose `seq` is higher than the one held.
 final class ClubListVerifierTests: XCTestCase {

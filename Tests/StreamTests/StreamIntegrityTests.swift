@@ -45,4 +45,16 @@ final class StreamIntegrityTests: XCTestCase {
         XCTAssertNil(integrity.lastStored)
         XCTAssertEqual(integrity.stored(sequence: 1, duplicate: false, body: body), .fine, "a stream made again starts afresh")
     }
+
+    func testResultsInTheSameStreamAreTheVenuesOwnNeighboursAndADuplicateResultIsNoFault() {
+        var integrity = StreamIntegrity()
+        XCTAssertEqual(integrity.stored(sequence: 3, duplicate: false, body: body), .fine)
+        XCTAssertEqual(integrity.storedResult(sequence: 4, duplicate: false), .fine, "a result right after a state")
+        XCTAssertEqual(integrity.storedResult(sequence: 4, duplicate: true), .fine, "published again after a restart")
+        XCTAssertEqual(integrity.stored(sequence: 5, duplicate: false, body: body), .fine, "a state right after a result")
+        XCTAssertEqual(integrity.lastMessageRead((5, body)), .fine)
+        XCTAssertEqual(integrity.storedResult(sequence: 9, duplicate: false),
+                       .fault(reason: "the stream stored 3 message(s) the venue did not publish since its sequence 5"))
+        XCTAssertEqual(integrity.lastStored?.sequence, 5, "the last state is still the one the state subject holds")
+    }
 }

@@ -1,4 +1,4 @@
-"""Sunday's list on the laptop (issue 44; docs/PROTOCOL.md §20), against real processes: two
+"""Sunday's list on the laptop (issue 44; docs/PROTOCOL.md §21), against real processes: two
 `gather club serve` instances on a private PostgreSQL with `--nats URL --club NAME`, and a real
 `nats-server` with JetStream; the stream is read with nats-py and the signature checked with
 `cryptography` (neither is our code).

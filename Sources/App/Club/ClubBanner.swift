@@ -21,6 +21,11 @@ enum ClubBanner {
         ]
         if let code = QRCode.terminal(for: invite) { lines.append(code) }
         if let key = clubKey(settings) { lines.append("Club key (the venue's --club-key): \(key)") }
+        if let venue = options.venueResults.venueOption {
+            // Which results the club believes: the operator checks the stream and the key here.
+            let stream = options.venueResults.streamOption ?? "GATHER_\(venue)"
+            lines.append("Results from the pitch: venue \(venue), stream \(stream) on the hub, believed with its key only.")
+        }
         lines.append("gather club: listening on port \(port)")
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

@@ -81,6 +81,9 @@ struct ClubServeCommand: ParsableCommand {
     /// `--club`, checked by `validate`.
     var clubName: ClubName? { clubText.flatMap(ClubName.init) }
 
+    /// `--venue`, `--venue-key`, `--venue-stream`: the venue whose results the club follows.
+    @OptionGroup var venueResults: ClubVenueOptions
+
     var inviteCode: String? {
         inviteCodeOption ?? ProcessInfo.processInfo.environment["GATHER_INVITE_CODE"].flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -121,6 +124,9 @@ struct ClubServeCommand: ParsableCommand {
             guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
                   url.query == nil, !publicURL.hasSuffix("/"), publicURL.utf8.count <= 200
             else { throw ValidationError("--public-url must be an http(s) address without a trailing '/', e.g. https://club.example.org.") }
+        }
+        if venueResults.venueOption != nil, nats.url == nil {
+            throw ValidationError("--venue needs --nats URL: the hub that holds the mirror of the venue's stream.")
         }
         if let clubText, ClubName(clubText) == nil {
             throw ValidationError("--club \(clubText.prefix(64)) is not a club name: \(ClubName.rule).")

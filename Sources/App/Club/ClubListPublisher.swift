@@ -7,7 +7,7 @@ import GatherSecurity
 import GatherStream
 import Logging
 
-/// Publishes each date's list on the club's stream (docs/PROTOCOL.md §20) on the link's queue:
+/// Publishes each date's list on the club's stream (docs/PROTOCOL.md §21) on the link's queue:
 /// a date whose answers changed (every instance hears the NOTIFY), everything in the window when
 /// the club itself changed, and — at each connection and every 60 s — any subject whose last
 /// message is not the club's own newest (a forged rollup, a publish that never reached NATS, or

@@ -9,9 +9,12 @@ struct ClubRoutes: Sendable {
     let memberPage: [UInt8]?
     let publicURL: String?
     let shell: ShellVersion
+    /// More `/healthz` members, each starting with a comma (the venue's results, when followed).
+    let health: @Sendable () -> String
 
-    init(publicDirectory: String, publicURL: String?, shell: ShellVersion) {
+    init(publicDirectory: String, publicURL: String?, shell: ShellVersion, health: @escaping @Sendable () -> String = { "" }) {
         self.publicURL = publicURL
+        self.health = health
         let path = URL(fileURLWithPath: publicDirectory).appendingPathComponent("club/member.html").path
         memberPage = FileManager.default.contents(atPath: path).map { Array($0) }
         self.shell = shell
@@ -20,7 +23,8 @@ struct ClubRoutes: Sendable {
     func respond(to request: HTTPRequest) -> HTTPResponse? {
         if request.path == ShellVersion.path { return shell.response() }
         if request.path == "/healthz" {
-            return HTTPResponse(status: 200, contentType: "application/json; charset=utf-8", body: Array("{\"status\":\"ok\",\"club\":true}".utf8))
+            return HTTPResponse(status: 200, contentType: "application/json; charset=utf-8",
+                                body: Array("{\"status\":\"ok\",\"club\":true\(health())}".utf8))
         }
         if request.path == "/" {
             return HTTPResponse(status: 302, contentType: "text/plain; charset=utf-8", body: Array("/club/\n".utf8),

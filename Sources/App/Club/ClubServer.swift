@@ -42,8 +42,11 @@ enum ClubServer {
                                                              mail: mail)
         let service = ClubService(store: store, configuration: serviceConfiguration, logger: logger)
         let live = ClubLive(store: store, logger: logger)
+        // Back from the pitch: the venue's results through the hub (nil without --venue).
+        let results = try ClubResults.make(options: options, service: service, logger: logger)
         let routes = ClubRoutes(publicDirectory: options.publicDirectory, publicURL: options.publicURL,
-                                shell: ShellVersion(root: options.publicDirectory))
+                                shell: ShellVersion(root: options.publicDirectory),
+                                health: { [venue = options.venueResults.venueOption] in ClubResults.healthFields(results, venue: venue) })
 
         let tls = options.certificatePath.flatMap { certificate in
             options.privateKeyPath.map { TLSListener(port: options.port, certificatePath: certificate, privateKeyPath: $0) }
@@ -95,6 +98,11 @@ enum ClubServer {
         } catch {
             throw StartupFailure(description: "cannot start the club: \(error)")
         }
+        do {
+            try results?.start()
+        } catch {
+            throw StartupFailure(description: "cannot follow the venue's results: \(error)")
+        }
         let port = ports.tls ?? ports.spectator ?? options.port
         let linkBase = "\(tls == nil ? "http" : "https")://\(ClubBanner.shownHost(options.host)):\(port)"
         let mailer = sender.flatMap { ClubMailer(service: service, transport: $0, linkBase: linkBase, logger: logger) }
@@ -110,6 +118,7 @@ enum ClubServer {
         let received = signals.wait()
         logger.notice("shutting down", metadata: ["signal": "\(received)"])
         clock.stop()
+        results?.stop()
         lists?.stop()
         server.shutdown()
         listener.stop()

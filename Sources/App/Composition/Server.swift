@@ -154,6 +154,10 @@ enum Server {
 
         coordinator.start()
         remoteWatchers.connect { coordinator.remoteSpectatorsCounted($0) }
+        // Each finished gather on `gather.VENUE.results`: the history read only when it changed.
+        publisher?.followResults(VenuePublisher.ResultsSource(
+            generation: { [exports = coordinator.exports] in exports.read().historyGeneration },
+            entries: { try store.allHistory() }))
         do {
             try publisher?.start()
             try clubList?.start()

@@ -7,7 +7,7 @@ import GatherStream
 import Logging
 import Synchronization
 
-/// `gather serve --club NAME --club-key KEY` (docs/PROTOCOL.md §20): on the laptop's NATS leaf, a
+/// `gather serve --club NAME --club-key KEY` (docs/PROTOCOL.md §21): on the laptop's NATS leaf, a
 /// mirror of the club's stream made when absent, read from its start; every message judged by
 /// `ClubListVerifier`; a newer verified list handed to the Coordinator (which keeps it in SQLite
 /// before holding it); anything else dropped, counted for `/healthz` `clubDropped` and logged

@@ -1,0 +1,1 @@
+../ClubStoreTests/PostgresCluster.swift
