@@ -14,7 +14,9 @@ extension RefereesCore {
                                  to: client, into: &effects)
         }
         if let earlier = ledger.replies.reply(organiser: organiser, commandID: id) {
-            if case .ack(let version) = earlier, let result = createdResults[organiser + "\n" + id] {
+            if case .ack(let version) = earlier {
+                // After a restart the code is gone (only its hash was kept): the ack, without the address.
+                let result = createdResults[organiser + "\n" + id] ?? .object([:])
                 effects.append(.send(client, .ackWithResult(id: id, version: version, result: result)))
             } else {
                 effects.append(.send(client, ledger.message(for: earlier, id: id)))
