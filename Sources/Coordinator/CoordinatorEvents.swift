@@ -33,6 +33,9 @@ public enum Effect: Equatable, Sendable {
     /// Wake that pitch's countdown at this instant (epoch ms); nil cancels the wake-up.
     case scheduleCountdown(pitch: Pitch.ID, at: Int64?)
     case schedulePresence(at: Int64)
+    /// The referee links changed (or which have a phone connected): organisers' state and
+    /// presence carry them from now on; an empty list ends the organisers' own view.
+    case publishReferees(links: [RefereeLink], connected: [RefereeLink.ID])
     /// Wake the referee links' expiry at this instant (epoch ms); nil cancels it.
     case scheduleRefereeExpiry(at: Int64?)
     /// Run the slow KDF off the Coordinator's queue, then report `passwordHashed`.

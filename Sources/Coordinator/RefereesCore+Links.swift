@@ -173,6 +173,7 @@ extension RefereesCore {
         for client in audience.sorted() {
             effects.append(.send(client, .referees(links: message.links, connected: message.connected)))
         }
+        if changed { effects.append(.publishReferees(links: current.links, connected: current.connected)) }
     }
 
     /// Links with a phone connected now.

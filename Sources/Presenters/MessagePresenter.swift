@@ -62,6 +62,16 @@ public enum MessagePresenter {
         }
     }
 
+    /// The presence line as organisers read it while referee links exist: also `referees`, the
+    /// links with a phone connected now (docs/PROTOCOL.md §20).
+    public static func organiserPresence(organisers: [String], spectators: Int, remote: Int,
+                                         referees: [Int]) -> [UInt8] {
+        guard case .object(var members) = json(.presence(organisers: organisers, spectators: spectators, remote: remote))
+        else { return [] }
+        members["referees"] = .array(referees.sorted().map { .int($0) })
+        return JSONWriter.bytes(.object(members))
+    }
+
     /// One link as organisers see it: never its code, nor who made it.
     public static func refereeJSON(_ link: RefereeLink) -> JSONValue {
         ["id": .int(link.id), "pitch": .int(link.pitch), "label": .string(link.label),

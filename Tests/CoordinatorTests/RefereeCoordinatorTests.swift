@@ -99,6 +99,7 @@ final class RefereeCoordinatorTests: XCTestCase {
         XCTAssertEqual(Array(made.effects.dropFirst()), [
             .send(ann, .referees(links: [expected], connected: [])),
             .send(bob, .referees(links: [expected], connected: [])),
+            .publishReferees(links: [expected], connected: []),
             .scheduleRefereeExpiry(at: expected.expiresAt),
         ])
         XCTAssertEqual(made.code.count, 22)
@@ -137,6 +138,8 @@ final class RefereeCoordinatorTests: XCTestCase {
         XCTAssertEqual(referees(signIn, to: ann).map(\.connected), [[made.id]])
         XCTAssertEqual(referees(signIn, to: bob).map(\.connected), [[made.id]])
         XCTAssertEqual(referees(signIn, to: referee).count, 0, "a referee is not told about links")
+        XCTAssertTrue(signIn.contains(.publishReferees(links: try harness.store.refereeLinks().map(\.link), connected: [made.id])),
+                      "organisers' state and presence follow: \(signIn)")
 
         let scored = command(referee, "goal", ["kind": "score", "team": "A", "delta": 1])
         XCTAssertEqual(scored.last, .send(referee, .ack(id: "goal", version: harness.version)))
@@ -242,6 +245,7 @@ final class RefereeCoordinatorTests: XCTestCase {
             .send(ann, .ackWithResult(id: "revoke", version: harness.version, result: .object([:]))),
             .send(ann, .referees(links: [], connected: [])),
             .send(bob, .referees(links: [], connected: [])),
+            .publishReferees(links: [], connected: []),
             .scheduleRefereeExpiry(at: nil),
         ])
         harness.rejected(first, id: "late", ["kind": "score", "team": "A", "delta": 1], code: .forbidden)
@@ -259,6 +263,7 @@ final class RefereeCoordinatorTests: XCTestCase {
             .send(referee, .sessionEnded(reason: .expired)),
             .send(ann, .referees(links: [], connected: [])),
             .send(bob, .referees(links: [], connected: [])),
+            .publishReferees(links: [], connected: []),
         ])
         let late = harness.connect(6)
         let refused = harness.message(late, ["type": "referee", "id": "r", "code": .string(made.code)], exhaustivity: .off)

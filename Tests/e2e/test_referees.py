@@ -87,6 +87,14 @@ async def told(live, predicate, timeout=5):
     return await live.until(lambda m: m["type"] == "referees" and predicate(m), timeout)
 
 
+async def holds(live, predicate, timeout=5):
+    """Reads until the state this client holds (snapshots and patches applied) satisfies `predicate`."""
+    if live.snapshot is not None and predicate(live.snapshot):
+        return live.snapshot
+    await live.until(lambda m: m["type"] in ("snapshot", "patch") and predicate(live.snapshot), timeout)
+    return live.snapshot
+
+
 async def create_link(ann, **fields):
     reply = await ann.command({"kind": "createRefereeLink", **fields})
     assert reply["type"] == "ack", reply
@@ -98,8 +106,10 @@ async def create_link(ann, **fields):
 def test_a_referee_scores_its_own_pitch_and_nothing_else(venue):
     async def scenario():
         watcher = await Live.connect(venue, url=f"ws://127.0.0.1:{venue.spectator_port}/live")
-        tls_watcher = await Live.connect(venue)
+        tls_watcher = await Live.connect(venue, subprotocols=("gather.v2",))
         ann = await signed_in(venue, "ann")
+        # A second organiser on gather.v2: its state follows by patches, links included.
+        bob = await signed_in(venue, "bob", subprotocols=("gather.v2",))
         await acked(ann, {"kind": "addPitch", "name": "Back pitch"})
         await acked(ann, create_action(["Reds", "Blues", "Greens", "Golds"], groups=2, advance=1))
         await acked(ann, {"kind": "addPlayer", "name": "Zed"})
@@ -118,6 +128,9 @@ def test_a_referee_scores_its_own_pitch_and_nothing_else(venue):
         assert listed["referees"] == [{"id": made["id"], "pitch": 2, "label": "Back pitch referee",
                                        "expiresAt": listed["referees"][0]["expiresAt"]}]
         venue.links["back"] = made
+        # The organisers' state carries the links too, in both protocols (§20).
+        for organiser in (ann, bob):
+            await holds(organiser, lambda state: state.get("referees") == listed["referees"])
 
         # Over the plain door a code is not even read.
         over_plain = await Live.connect(venue, url=f"ws://127.0.0.1:{venue.spectator_port}/live")
@@ -131,6 +144,7 @@ def test_a_referee_scores_its_own_pitch_and_nothing_else(venue):
         venue.links["back_token"] = session["token"]
         connected = await told(ann, lambda m: m["connected"] == [made["id"]])
         assert connected["referees"][0]["id"] == made["id"]
+        await bob.until(lambda m: m["type"] == "presence" and m.get("referees") == [made["id"]])
 
         # Pitch 2's first unplayed match, then a goal and the clock without naming the pitch.
         first = min((m for m in ann.snapshot["tournament"]["matches"] if m["pitch"] == 2),
@@ -163,12 +177,17 @@ def test_a_referee_scores_its_own_pitch_and_nothing_else(venue):
         assert by_version[goal["version"]]["organiser"] == "Back pitch referee", activity
 
         await ann.wait_snapshot(phone.version)
+        await bob.wait_snapshot(phone.version)
+        assert bob.snapshot["referees"] == listed["referees"], "patches keep the organisers' links"
+        assert ann.snapshot["referees"] == listed["referees"]
         for spectator in (watcher, tls_watcher):
             await spectator.wait_snapshot(phone.version)
             assert not any(m["type"] == "referees" for m in spectator.messages), "a spectator was told about links"
             assert all("referees" not in (m.get("state") or {}) for m in spectator.messages)
+            assert "referees" not in spectator.snapshot
+            assert all("referees" not in m for m in spectator.messages if m["type"] == "presence")
         assert not any(m["type"] == "referees" for m in phone.messages), "a referee was told about links"
-        for client in (watcher, tls_watcher, ann, phone, over_plain):
+        for client in (watcher, tls_watcher, ann, bob, phone, over_plain):
             await client.close()
     run(scenario())
 
@@ -248,7 +267,7 @@ def test_revoking_and_expiry_end_the_sessions_at_once(venue):
     run(scenario())
 
 
-def test_a_restart_keeps_the_link_its_phones_and_only_the_codes_hash(venue):
+def test_a_restart_keeps_the_link_its_phones_and_only_the_codes_hash_until_the_last_link_ends(venue):
     url = venue.links["back"]["url"]
     code = CODE.match(url).group(1)
     venue.stop()
@@ -272,7 +291,15 @@ def test_a_restart_keeps_the_link_its_phones_and_only_the_codes_hash(venue):
         assert (await ann.login("ann"))["role"] == "organiser"
         listed = await told(ann, lambda m: True)
         assert [r["id"] for r in listed["referees"]] == [venue.links["back"]["id"]], listed
+        await holds(ann, lambda state: state.get("referees") == listed["referees"])
         await acked(phone, {"kind": "score", "team": "B", "delta": 1})
+
+        # The last link ends: the organisers' state and list lose it, the phone is told.
+        reply = await ann.command({"kind": "revokeRefereeLink", "id": venue.links["back"]["id"]})
+        assert reply["type"] == "ack", reply
+        assert (await phone.until(lambda m: m["type"] == "session"))["reason"] == "revoked"
+        await holds(ann, lambda state: "referees" not in state)
+        assert (await told(ann, lambda m: m["referees"] == []))["connected"] == []
         for client in (ann, phone):
             await client.close()
     run(scenario())
