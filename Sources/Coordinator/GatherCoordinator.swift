@@ -43,6 +43,8 @@ public final class GatherCoordinator: TransportSource, Sendable {
         /// and the last organisers' rendering to patch from.
         var organiserView: (referees: JSONValue, connected: [Int])?
         var lastOrganiserRendering: StateRendering?
+        /// Connections the Transport was told are organisers (`setAudience`), so it is told only of changes.
+        var organiserAudience: Set<ConnectionID> = []
         /// The presence line last published, for the organisers' copy of it.
         var presence: (organisers: [String], spectators: Int, remote: Int) = ([], 0, 0)
         /// One countdown per running timer, all on the Coordinator's queue.
@@ -183,6 +185,7 @@ public final class GatherCoordinator: TransportSource, Sendable {
             // A message's `.handled` rides in the same hand-off as the replies it caused.
             var handled: [Delivery] = []
             if case .messageReceived(let id, _) = event { handled = [.handled(id)] }
+            if case .clientDisconnected(let id) = event { confined.value.organiserAudience.remove(id) }
             execute(core.handle(event), then: handled)
             if DispatchTime.now().uptimeNanoseconds - started > limits.batchNanoseconds { break }
         }
@@ -215,7 +218,12 @@ public final class GatherCoordinator: TransportSource, Sendable {
                 default: break
                 }
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
-                if let organiser { deliveries.append(.setAudience(client, organiser: organiser)) }
+                if let organiser, organiser != confined.value.organiserAudience.contains(client) {
+                    if organiser { confined.value.organiserAudience.insert(client) } else {
+                        confined.value.organiserAudience.remove(client)
+                    }
+                    deliveries.append(.setAudience(client, organiser: organiser))
+                }
             case .publishSnapshot(let version, let state):
                 let rendered = StateRenderer.render(version: version, state: state, now: now,
                                                     after: confined.value.lastRendering, epoch: environment.epoch)
