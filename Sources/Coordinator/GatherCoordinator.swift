@@ -249,6 +249,10 @@ public final class GatherCoordinator: TransportSource, Sendable {
                     confined.value.organiserView = nil
                     confined.value.lastOrganiserRendering = nil
                     deliveries.append(.clearOrganiserView)
+                    // The shared presence again, newer than the organisers' last (which named links).
+                    let presence = confined.value.presence
+                    deliveries.append(.publishPresence(MessagePresenter.bytes(.presence(
+                        organisers: presence.organisers, spectators: presence.spectators, remote: presence.remote))))
                     break
                 }
                 let view = (referees: JSONValue.array(links.map(MessagePresenter.refereeJSON)), connected: connected)

@@ -299,6 +299,7 @@ def test_a_restart_keeps_the_link_its_phones_and_only_the_codes_hash_until_the_l
         assert reply["type"] == "ack", reply
         assert (await phone.until(lambda m: m["type"] == "session"))["reason"] == "revoked"
         await holds(ann, lambda state: "referees" not in state)
+        await ann.until(lambda m: m["type"] == "presence" and "referees" not in m)
         assert (await told(ann, lambda m: m["referees"] == []))["connected"] == []
         for client in (ann, phone):
             await client.close()
