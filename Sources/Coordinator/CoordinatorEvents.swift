@@ -12,6 +12,8 @@ public enum CoordinatorEvent: Equatable, Sendable {
     /// The countdown of that pitch's running timer came due.
     case countdownWoke(pitch: Pitch.ID)
     case presenceWoke
+    /// The earliest referee link's `expiresAt` came (`scheduleRefereeExpiry`).
+    case refereeExpiryWoke
     /// The relays' spectators, summed by the venue stream's publisher (`presence.remote`).
     case remoteSpectatorsCounted(Int)
     /// The club's stream gave a list that verified (`ClubListVerifier`), newer than the one held.
@@ -36,6 +38,11 @@ public enum Effect: Equatable, Sendable {
     /// Wake that pitch's countdown at this instant (epoch ms); nil cancels the wake-up.
     case scheduleCountdown(pitch: Pitch.ID, at: Int64?)
     case schedulePresence(at: Int64)
+    /// The referee links changed (or which have a phone connected): organisers' state and
+    /// presence carry them from now on; an empty list ends the organisers' own view.
+    case publishReferees(links: [RefereeLink], connected: [RefereeLink.ID])
+    /// Wake the referee links' expiry at this instant (epoch ms); nil cancels it.
+    case scheduleRefereeExpiry(at: Int64?)
     /// Run the slow KDF off the Coordinator's queue, then report `passwordHashed`.
     case hashPassword(PasswordJob)
     /// Run the slow KDF off the Coordinator's queue, then report `passwordChecked`.

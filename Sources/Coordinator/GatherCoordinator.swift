@@ -39,9 +39,19 @@ public final class GatherCoordinator: TransportSource, Sendable {
         let core: CoordinatorCore
         /// The last published version's rendering, for `StateRenderer` to patch the next one from.
         var lastRendering: StateRendering?
+        /// While referee links exist: what organisers' state and presence add (docs/PROTOCOL.md §20),
+        /// and the last organisers' rendering to patch from.
+        var organiserView: (referees: JSONValue, connected: [Int])?
+        var lastOrganiserRendering: StateRendering?
+        /// Connections the Transport was told are organisers (`setAudience`), so it is told only of changes.
+        var organiserAudience: Set<ConnectionID> = []
+        /// The presence line last published, for the organisers' copy of it.
+        var presence: (organisers: [String], spectators: Int, remote: Int) = ([], 0, 0)
         /// One countdown per running timer, all on the Coordinator's queue.
         var countdownTimers: [Pitch.ID: (timer: DispatchSourceTimer, dueAt: Int64)] = [:]
         var presenceTimer: DispatchSourceTimer?
+        /// The next referee link's expiry (docs/PROTOCOL.md §20).
+        var refereeExpiryTimer: DispatchSourceTimer?
     }
 
     private let confined: QueueBound<Confined>
@@ -121,6 +131,8 @@ public final class GatherCoordinator: TransportSource, Sendable {
                 confined.presenceTimer?.cancel()
                 confined.countdownTimers = [:]
                 confined.presenceTimer = nil
+                confined.refereeExpiryTimer?.cancel()
+                confined.refereeExpiryTimer = nil
             }
         }
     }
@@ -181,6 +193,7 @@ public final class GatherCoordinator: TransportSource, Sendable {
             // A message's `.handled` rides in the same hand-off as the replies it caused.
             var handled: [Delivery] = []
             if case .messageReceived(let id, _) = event { handled = [.handled(id)] }
+            if case .clientDisconnected(let id) = event { confined.value.organiserAudience.remove(id) }
             execute(core.handle(event), then: handled)
             if DispatchTime.now().uptimeNanoseconds - started > limits.batchNanoseconds { break }
         }
@@ -197,15 +210,37 @@ public final class GatherCoordinator: TransportSource, Sendable {
             case .greet(let client, let message):
                 deliveries.append(.greet(client, MessagePresenter.greeting(message, epoch: environment.epoch)))
             case .send(let client, let message):
-                if case .session(let grant) = message {
+                // Who reads the organisers' frames follows the session sent (§20).
+                var organiser: Bool?
+                switch message {
+                case .session(let grant):
                     lanes.withLock { $0.lanes.setOrganiser(client, grant != nil) }
+                    organiser = grant != nil
+                // A referee's commands are scoring: they take the organisers' lane.
+                case .refereeSession:
+                    lanes.withLock { $0.lanes.setOrganiser(client, true) }
+                    organiser = false
+                case .sessionEnded:
+                    lanes.withLock { $0.lanes.setOrganiser(client, false) }
+                    organiser = false
+                default: break
                 }
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
+                if let organiser, organiser != confined.value.organiserAudience.contains(client) {
+                    if organiser { confined.value.organiserAudience.insert(client) } else {
+                        confined.value.organiserAudience.remove(client)
+                    }
+                    deliveries.append(.setAudience(client, organiser: organiser))
+                }
             case .publishSnapshot(let version, let state):
                 let rendered = StateRenderer.render(version: version, state: state, now: now,
                                                     after: confined.value.lastRendering, epoch: environment.epoch)
                 confined.value.lastRendering = rendered.rendering
                 deliveries.append(.publishState(rendered.frames))
+                if let view = confined.value.organiserView {
+                    deliveries.append(organiserState(version: version, state: state, now: now, view: view,
+                                                     patchingFrom: confined.value.lastOrganiserRendering))
+                }
                 exports.follow(state)
             case .exportAmendedHistory(let entries):
                 exports.amend(entries)
@@ -217,12 +252,39 @@ public final class GatherCoordinator: TransportSource, Sendable {
                 deliveries.append(.publishPresence(MessagePresenter.bytes(.presence(organisers: organisers,
                                                                                    spectators: spectators,
                                                                                    remote: remote))))
+                confined.value.presence = (organisers, spectators, remote)
+                if let view = confined.value.organiserView { deliveries.append(organiserPresence(view)) }
+            case .publishReferees(let links, let connected):
+                guard !links.isEmpty else {
+                    confined.value.organiserView = nil
+                    confined.value.lastOrganiserRendering = nil
+                    deliveries.append(.clearOrganiserView)
+                    // The shared presence again, newer than the organisers' last (which named links).
+                    let presence = confined.value.presence
+                    deliveries.append(.publishPresence(MessagePresenter.bytes(.presence(
+                        organisers: presence.organisers, spectators: presence.spectators, remote: presence.remote))))
+                    break
+                }
+                let view = (referees: JSONValue.array(links.map(MessagePresenter.refereeJSON)), connected: connected)
+                confined.value.organiserView = view
+                // The same version again, with the links: organisers are sent it as a new snapshot.
+                deliveries.append(organiserState(version: core.version, state: core.state, now: now, view: view,
+                                                 patchingFrom: nil))
+                deliveries.append(organiserPresence(view))
             case .scheduleCountdown(let pitch, let at):
                 scheduleCountdown(pitch: pitch, at: at)
             case .schedulePresence(let at):
                 confined.value.presenceTimer = makeTimer(at: at, previous: confined.value.presenceTimer) { [weak self] in
                     guard let self else { return }
                     self.execute(self.core.handle(.presenceWoke))
+                }
+            case .scheduleRefereeExpiry(let at):
+                confined.value.refereeExpiryTimer?.cancel()
+                confined.value.refereeExpiryTimer = at.map {
+                    makeTimer(at: $0, previous: nil) { [weak self] in
+                        guard let self else { return }
+                        self.execute(self.core.handle(.refereeExpiryWoke))
+                    }
                 }
             case .hashPassword(let job):
                 kdf.run(for: job.client, fromSuspect: job.fromSuspect) { [passwords] in
@@ -241,6 +303,24 @@ public final class GatherCoordinator: TransportSource, Sendable {
         metrics.update(version: core.version, decisions: core.tally)
         deliveries += after
         if !deliveries.isEmpty { deliver(deliveries) }
+    }
+
+    /// The organisers' frames of a version: the shared state plus the links (§20).
+    private func organiserState(version: Int, state: GatherState, now: Int64,
+                                view: (referees: JSONValue, connected: [Int]), patchingFrom previous: StateRendering?)
+        -> Delivery
+    {
+        let rendered = StateRenderer.render(version: version, state: state, now: now, after: previous,
+                                            epoch: environment.epoch, extra: ["referees": view.referees])
+        confined.value.lastOrganiserRendering = rendered.rendering
+        return .publishOrganiserState(rendered.frames)
+    }
+
+    private func organiserPresence(_ view: (referees: JSONValue, connected: [Int])) -> Delivery {
+        let presence = confined.value.presence
+        return .publishOrganiserPresence(MessagePresenter.organiserPresence(
+            organisers: presence.organisers, spectators: presence.spectators, remote: presence.remote,
+            referees: view.connected))
     }
 
     private func scheduleCountdown(pitch: Pitch.ID, at: Int64?) {

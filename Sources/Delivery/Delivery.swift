@@ -82,6 +82,17 @@ public enum Delivery: Sendable, Equatable {
     /// The countdown of one pitch; gather.v1 connections follow pitch 1's only.
     case publishTick(pitch: Int, bytes: [UInt8])
     case publishPresence([UInt8])
+    /// The state as organiser connections read it (the shared state plus what only organisers may
+    /// see: the referee links, docs/PROTOCOL.md §20). A newer version follows the shared one it
+    /// extends, with its own patch; the same version again is a refresh (organisers are sent a new
+    /// snapshot). Until the first, and after `clearOrganiserView`, organisers follow the shared frames.
+    case publishOrganiserState(StateFrames)
+    /// The presence line as organisers read it (with the links that have a phone connected).
+    case publishOrganiserPresence([UInt8])
+    /// Organiser connections follow the shared frames again (no organisers-only state any more).
+    case clearOrganiserView
+    /// The connection signed in as an organiser (true) or is no longer one (false).
+    case setAudience(ConnectionID, organiser: Bool)
     /// The source has finished with one message `received` from this connection: the Transport
     /// counts what each connection has waiting and stops reading one that is too far ahead.
     /// In the same ordered stream as the replies, so it never overtakes them.

@@ -20,21 +20,33 @@ public struct StateRendering: Equatable, Sendable {
 public enum StateRenderer {
     /// `epoch`: the venue server's run, carried by every gather.v2 snapshot and by the frames
     /// (a catch-up names it); nil renders snapshots without it.
+    ///
+    /// `extra`: members added to the `state` object of both protocols, for an audience that may see
+    /// more than the rest (organisers' `referees`, docs/PROTOCOL.md §20); empty for the shared frames.
     public static func render(version: Int, state: GatherState, now: Int64, after previous: StateRendering?,
-                              epoch: StreamEpoch? = nil)
+                              epoch: StreamEpoch? = nil, extra: [String: JSONValue] = [:])
         -> (frames: StateFrames, rendering: StateRendering)
     {
-        let v2 = StatePresenter.json(state, now: now, protocol: .v2)
+        let v2 = adding(extra, to: StatePresenter.json(state, now: now, protocol: .v2))
         var patch: [UInt8]?
         if let previous, previous.version == version - 1 {
             patch = MessagePresenter.bytes(.patch(from: previous.version, version: version,
                                                   operations: JSONPatch.diff(from: previous.v2State, to: v2)))
         }
+        let v1 = extra.isEmpty
+            ? MessagePresenter.bytes(.snapshot(version: version, state: state, now: now))
+            : JSONWriter.bytes(MessagePresenter.snapshot(
+                version: version, state: adding(extra, to: StatePresenter.json(state, now: now, protocol: .v1))))
         let frames = StateFrames(
-            version: version,
-            v1Snapshot: MessagePresenter.bytes(.snapshot(version: version, state: state, now: now)),
+            version: version, v1Snapshot: v1,
             v2Snapshot: JSONWriter.bytes(MessagePresenter.snapshot(version: version, state: v2, epoch: epoch)),
             v2Patch: patch, epoch: epoch?.id)
         return (frames, StateRendering(version: version, v2State: v2))
+    }
+
+    private static func adding(_ extra: [String: JSONValue], to state: JSONValue) -> JSONValue {
+        guard !extra.isEmpty, case .object(var members) = state else { return state }
+        members.merge(extra) { _, added in added }
+        return .object(members)
     }
 }

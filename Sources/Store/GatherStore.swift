@@ -71,6 +71,17 @@ public struct LoadedState: Equatable, Sendable {
     }
 }
 
+/// A referee link as kept: what organisers see, and the hash its code is found by.
+public struct StoredRefereeLink: Equatable, Sendable {
+    public var link: RefereeLink
+    public var codeHash: String
+
+    public init(link: RefereeLink, codeHash: String) {
+        self.link = link
+        self.codeHash = codeHash
+    }
+}
+
 public struct StoredOrganiser: Equatable, Sendable {
     /// Spelled as at registration, whatever case the lookup used.
     public var username: String
@@ -117,7 +128,11 @@ public protocol GatherStore: AnyObject, Sendable {
     /// Returns only after the transaction has committed (this is what makes an `ack` a promise).
     /// `amendedHistory`: entries older than the state's recent list that the change corrected
     /// (`GatherRules.apply(_:to:context:stored:)`), rewritten in their rows in the same transaction.
-    func commit(before: GatherState, after: GatherState, entry: JournalEntry, amendedHistory: [HistoryEntry]) throws
+    ///
+    /// `replyKey`: whom the reply is kept under when not `entry.organiser` (a referee's link, whose
+    /// label stands in the journal where an organiser's name does).
+    func commit(before: GatherState, after: GatherState, entry: JournalEntry, amendedHistory: [HistoryEntry],
+                replyKey: String?) throws
     /// Keeps a verified club list (docs/PROTOCOL.md §21), replacing the date's older one: a
     /// restart, or a mirror purged by a forged rollup, never loses Sunday's list. `load` returns
     /// every kept list in `state.clubDates`.
@@ -170,14 +185,37 @@ public protocol GatherStore: AnyObject, Sendable {
     /// Journal entries with version < `before` (all when nil), newest first, at most `limit`.
     func activity(before: Int?, limit: Int) throws -> [JournalEntry]
 
+    // MARK: Referee links (docs/PROTOCOL.md §20)
+
+    /// Every link kept, expired ones included, oldest first.
+    func refereeLinks() throws -> [StoredRefereeLink]
+    /// A new link kept under its code's hash; returns its id (never reused).
+    func insertRefereeLink(codeHash: String, pitch: Int, label: String, createdBy: String, at: Int64,
+                           expiresAt: Int64) throws -> Int
+    /// Ends links and every session they opened, in one transaction.
+    func deleteRefereeLinks(_ ids: [Int]) throws
+    /// Every referee session: its token's hash and its link.
+    func refereeSessions() throws -> [(tokenHash: String, link: Int)]
+    func insertRefereeSession(tokenHash: String, link: Int, at: Int64) throws
+    func deleteRefereeSession(tokenHash: String) throws
+
     /// A consistent copy while the server runs (SQLite online backup through GRDB's `backup(to:)`).
     func backup(toPath path: String) throws
 }
 
 extension GatherStore {
-    /// A change that corrects no entry older than the state's recent list (nearly all of them).
+    /// A change that corrects no entry older than the state's recent list (nearly all of them),
+    /// its reply, if any, kept under the entry's organiser.
     public func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
-        try commit(before: before, after: after, entry: entry, amendedHistory: [])
+        try commit(before: before, after: after, entry: entry, amendedHistory: [], replyKey: nil)
+    }
+
+    public func commit(before: GatherState, after: GatherState, entry: JournalEntry, amendedHistory: [HistoryEntry]) throws {
+        try commit(before: before, after: after, entry: entry, amendedHistory: amendedHistory, replyKey: nil)
+    }
+
+    public func commit(before: GatherState, after: GatherState, entry: JournalEntry, replyKey: String?) throws {
+        try commit(before: before, after: after, entry: entry, amendedHistory: [], replyKey: replyKey)
     }
 }
 

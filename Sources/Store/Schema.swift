@@ -14,6 +14,7 @@ enum Schema {
         migrator.registerMigration(TournamentsMigration.identifier, migrate: TournamentsMigration.migrate)
         migrator.registerMigration(ActivitySentenceMigration.identifier, migrate: ActivitySentenceMigration.migrate)
         migrator.registerMigration(ClubListMigration.identifier, migrate: ClubListMigration.migrate)
+        migrator.registerMigration(RefereeLinksMigration.identifier, migrate: RefereeLinksMigration.migrate)
         return migrator
     }
 

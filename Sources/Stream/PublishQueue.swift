@@ -54,6 +54,9 @@ public struct PublishQueue: Sendable {
             presence = bytes
         case .greet, .send, .handled, .close:
             break
+        // What only organisers read never leaves the venue.
+        case .publishOrganiserState, .publishOrganiserPresence, .clearOrganiserView, .setAudience:
+            break
         }
     }
 

@@ -5,11 +5,19 @@ import GatherDelivery
 // MARK: - Sending, the source's hand-off and the once-a-second sweep (service thread only)
 
 extension LiveConnections {
+    /// Organisers' timelines count from here (`SharedFrames.init(timelineBase:)`).
+    static let organiserTimelineBase = 1 << 40
+
     /// One write per writable turn: what the connection's machine says to write. lws's turn
     /// means the socket was just seen writable.
     func writable(_ connection: LiveConnection) -> Int32 {
         connection.bytesSinceSeenWritable = 0
-        return carryOut(connection.machine.write(shared, publishedAt: statePublishedAt), on: connection)
+        return carryOut(connection.machine.write(frames(for: connection), publishedAt: statePublishedAt), on: connection)
+    }
+
+    /// The frames a connection follows: the organisers' while it is one and they exist.
+    func frames(for connection: LiveConnection) -> SharedFrames {
+        connection.organiserAudience ? organiserShared ?? shared : shared
     }
 
     /// Carries out one write step, then asks for another turn if the machine wants one.
@@ -58,11 +66,36 @@ extension LiveConnections {
             case .publishTick(let pitch, let bytes):
                 tickSerial += 1
                 shared.ticks[pitch] = (tickSerial, SharedFrame(bytes))
+                organiserShared?.ticks[pitch] = (tickSerial, SharedFrame(bytes))
                 sharedChanged = true
             case .publishPresence(let bytes):
                 presenceSerial += 1
                 shared.presence = (presenceSerial, SharedFrame(bytes))
                 sharedChanged = true
+            case .publishOrganiserState(let frames):
+                var organisers = organiserShared ?? SharedFrames(timelineBase: Self.organiserTimelineBase)
+                if organiserShared == nil {
+                    organisers.ticks = shared.ticks
+                    organisers.presence = shared.presence
+                }
+                if let held = organisers.state, held.version == frames.version, held.epoch == frames.epoch {
+                    organisers.refresh(SharedState(frames))
+                } else if organisers.accepts(version: frames.version, epoch: frames.epoch) {
+                    organisers.publish(SharedState(frames), patch: frames.v2Patch.map(SharedFrame.init))
+                }
+                organiserShared = organisers
+                sharedChanged = true
+            case .publishOrganiserPresence(let bytes):
+                presenceSerial += 1
+                organiserShared?.presence = (presenceSerial, SharedFrame(bytes))
+                sharedChanged = true
+            case .clearOrganiserView:
+                organiserShared = nil
+                sharedChanged = true
+            case .setAudience(let id, let organiser):
+                guard let connection = connections[id.rawValue], connection.organiserAudience != organiser else { continue }
+                connection.organiserAudience = organiser
+                if organiserShared != nil { lws_callback_on_writable(connection.wsi) }
             case .close(let id, let code, let reason):
                 guard let connection = connections[id.rawValue] else { continue }
                 connection.machine.closeAfterReplies(.init(code: code, reason: reason))
@@ -92,8 +125,10 @@ extension LiveConnections {
     /// for the turn. The machine is asked first: a close or a ping needs the turn anyway.
     private func writeToEveryConnectionNow() {
         let shared = shared
+        let organisers = organiserShared ?? shared
         let publishedAt = statePublishedAt
         for connection in connections.values {
+            let shared = connection.organiserAudience ? organisers : shared
             switch connection.machine.fanOutDemand(shared) {
             case .nothing:
                 continue
@@ -118,7 +153,7 @@ extension LiveConnections {
     func upkeep(now: UInt64) {
         let stallLimit = UInt64(configuration.stalledTimeoutSeconds) * 1_000_000_000
         for connection in connections.values {
-            switch connection.machine.upkeep(now: now, shared: shared, stallLimit: stallLimit) {
+            switch connection.machine.upkeep(now: now, shared: frames(for: connection), stallLimit: stallLimit) {
             case .none:
                 break
             case .ping:

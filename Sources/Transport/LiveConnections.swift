@@ -17,6 +17,9 @@ final class LiveConnections {
     private(set) var connections: [UInt64: LiveConnection] = [:]
     private var nextConnectionNumber: UInt64 = 0
     var shared = SharedFrames()
+    /// What organiser connections follow instead, while the Coordinator publishes an organisers'
+    /// view (referee links exist); nil: they follow `shared`.
+    var organiserShared: SharedFrames?
     /// When the current shared state version was handed over, for the fan-out histogram.
     var statePublishedAt: UInt64 = 0
     var tickSerial = 0
@@ -223,6 +226,8 @@ final class LiveConnection {
     let plainSocket: Int32?
     /// Written since the socket was last seen writable (`LiveConnections.bytesBetweenPolls`).
     var bytesSinceSeenWritable = 0
+    /// Signed in as an organiser: follows the organisers' frames when there are any.
+    var organiserAudience = false
 
     init(id: ConnectionID, wsi: OpaquePointer, machine: ConnectionMachine, plainSocket: Int32?) {
         self.id = id

@@ -19,6 +19,16 @@ struct SharedFrames {
     /// catch-up may use the whole window.
     static let patchWindow = 8
 
+    /// Where this audience's timelines are counted from: organisers' frames count from far above
+    /// the shared ones, so a connection moving between the two is always sent a snapshot.
+    private var timelineBase = 0
+
+    init() {}
+
+    init(timelineBase: Int) {
+        self.timelineBase = timelineBase
+    }
+
     /// Whether a version handed over replaces the one held: a newer version of the same epoch,
     /// or any version of another epoch (the source chose to follow that timeline).
     func accepts(version: Int, epoch: String?) -> Bool {
@@ -32,7 +42,7 @@ struct SharedFrames {
     mutating func publish(_ next: SharedState, patch: SharedFrame?) {
         var next = next
         let sameEpoch = state.map { $0.epoch == next.epoch } ?? false
-        next.timeline = sameEpoch ? state!.timeline : (state?.timeline ?? 0) + 1
+        next.timeline = sameEpoch ? state!.timeline : (state?.timeline ?? timelineBase) + 1
         if let patch, sameEpoch {
             window.append(version: next.version, patch: patch, epoch: next.epoch)
         } else if let patch {
@@ -41,6 +51,15 @@ struct SharedFrames {
         } else {
             window.restart(epoch: next.epoch)
         }
+        state = next
+    }
+
+    /// The same version rendered anew (organisers' links changed, not the gather): a new timeline,
+    /// so every connection following these frames is sent this snapshot; no patch reaches it.
+    mutating func refresh(_ next: SharedState) {
+        var next = next
+        next.timeline = (state?.timeline ?? timelineBase) + 1
+        window.restart(epoch: next.epoch)
         state = next
     }
 
