@@ -13,8 +13,9 @@ import { Session } from "./live-session.js";
 import { CommandQueue } from "./live-commands.js";
 
 export class LiveClient {
+  /** `refereeCode`: a referee's page (organiser.html#referee=CODE), which signs in with the link's code. */
   constructor({ onChange = () => {}, onTick = () => {}, onPresence = () => {}, onSession = () => {},
-                onStatus = () => {}, onNotice = () => {}, onPending = () => {}, onLink = () => {} } = {}) {
+                onStatus = () => {}, onNotice = () => {}, onPending = () => {}, onLink = () => {}, refereeCode = null } = {}) {
     Object.assign(this, { onTick, onPresence, onNotice, onLink });
     this.relay = false;        // welcome.relay: a read-only relay of the venue's stream
     this.offsetMs = 0; // server clock minus ours, from welcome.serverTime
@@ -26,8 +27,8 @@ export class LiveClient {
       resumeQuery: () => this.cache.resumeQuery(),
     });
     this.cache = new StateCache(onChange);
-    this.session = new Session({ send: (message) => this.socket.send(message), onSession });
-    this.commands = new CommandQueue((message) => this.session.role === "organiser" && this.socket.send(message), onPending);
+    this.session = new Session({ send: (message) => this.socket.send(message), onSession, refereeCode });
+    this.commands = new CommandQueue((message) => this.session.canCommand && this.socket.send(message), onPending);
     this.socket.connect();
   }
 
@@ -38,6 +39,8 @@ export class LiveClient {
   get username() { return this.session.username; }
   get inviteCode() { return this.session.inviteCode; }
   get owner() { return this.session.owner; }
+  /** A referee's pitch (its session's `pitch`), else null. */
+  get refereePitch() { return this.session.role === "referee" || this.session.refereeCode ? this.session.pitch : null; }
 
   /**
    * Shows the last snapshot (and organiser session) this browser saw, until the server answers.
@@ -93,7 +96,7 @@ export class LiveClient {
         break;
       case "session":
         this.session.received(message);
-        if (this.session.role === "organiser") this.commands.resendAll();
+        if (this.session.canCommand) this.commands.resendAll();
         break;
       case "ack":
       case "rejected":
@@ -120,6 +123,12 @@ export class LiveClient {
   logout() {
     this.commands.clear();
     this.session.logout();
+  }
+
+  /** A referee's page asks again with its link's code (after "in use" or "too many attempts", or after leaving). */
+  refereeAgain() {
+    this.session.ended = null;
+    if (this.socket.status === "live") this.session.openAsReferee();
   }
 
   /** Resolves with the server's `ack` or `rejected`; survives reconnects and page reloads. */

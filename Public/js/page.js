@@ -15,8 +15,9 @@ export const CLOCK_MS = 250;
  * `build(live)` makes the page's views and returns its handlers: `onChange(state)`,
  * `renderClocks()` (called every CLOCK_MS once a state is known), and optionally `onTick`,
  * `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue). Returns the live client.
+ * `refereeCode`: the page is a referee's, signing in with that link's code (live-session.js).
  */
-export function startPage(build) {
+export function startPage(build, { refereeCode = null } = {}) {
   keepShellOffline();
   localisePage();
   let page = {};
@@ -41,6 +42,7 @@ export function startPage(build) {
       if (page.onLink) page.onLink(link);
       if (live.state) page.onChange(live.state, live.version); // the "as of" lines, and back to the truth
     },
+    refereeCode,
   });
   page = build(live);
   setInterval(() => { if (live.state) page.renderClocks(); }, CLOCK_MS);
