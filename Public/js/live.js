@@ -15,8 +15,10 @@ import { CommandQueue } from "./live-commands.js";
 export class LiveClient {
   /** `refereeCode`: a referee's page (organiser.html#referee=CODE), which signs in with the link's code. */
   constructor({ onChange = () => {}, onTick = () => {}, onPresence = () => {}, onSession = () => {},
-                onStatus = () => {}, onNotice = () => {}, onPending = () => {}, onLink = () => {}, refereeCode = null } = {}) {
-    Object.assign(this, { onTick, onPresence, onNotice, onLink });
+                onStatus = () => {}, onNotice = () => {}, onPending = () => {}, onLink = () => {}, onReferees = () => {},
+                refereeCode = null } = {}) {
+    Object.assign(this, { onTick, onPresence, onNotice, onLink, onReferees });
+    this.referees = null; // organisers: the last `referees` message (the live links, those with a phone on them)
     this.relay = false;        // welcome.relay: a read-only relay of the venue's stream
     this.offsetMs = 0; // server clock minus ours, from welcome.serverTime
     this.requests = new Map(); // account/activity request id -> resolve
@@ -40,7 +42,7 @@ export class LiveClient {
   get inviteCode() { return this.session.inviteCode; }
   get owner() { return this.session.owner; }
   /** A referee's pitch (its session's `pitch`), else null. */
-  get refereePitch() { return this.session.role === "referee" || this.session.refereeCode ? this.session.pitch : null; }
+  get refereePitch() { return this.session.pitch; }
 
   /**
    * Shows the last snapshot (and organiser session) this browser saw, until the server answers.
@@ -93,6 +95,10 @@ export class LiveClient {
         break;
       case "presence":
         this.onPresence(message);
+        break;
+      case "referees":
+        this.referees = message;
+        this.onReferees(message);
         break;
       case "session":
         this.session.received(message);

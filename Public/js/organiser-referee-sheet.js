@@ -80,7 +80,7 @@ export class RefereeSheet {
     const tournament = state.tournament;
     this.title.textContent = tournament ? t("ref.sheet_title_of", { name: tournament.name }) : t("ref.sheet_title");
     const made = [...this.referees.made.keys()].join(",");
-    replaceFor(this.cards, [state.pitches, state.referees, state.tournament, made], () => this.pitches(state).map((pitch) => {
+    replaceFor(this.cards, [state.pitches, this.referees.links(state), state.tournament, made], () => this.pitches(state).map((pitch) => {
       const link = this.knownLink(state, pitch.id);
       const code = link && this.referees.made.get(link.id);
       return h("li", { class: "sheet-card", dataset: { pitch: pitch.id } },

@@ -35,13 +35,21 @@ export class RefereesView {
       h("p", { class: "hint" }, t("ref.codes_here_only")));
   }
 
-  /** Links on `pitch` in the state (oldest first). */
+  /** The live links `[{id, pitch, label, expiresAt}]`: the state's `referees` where the server puts
+   *  them there, else the organisers' last `referees` message. */
+  links(state) {
+    if (state && Array.isArray(state.referees)) return state.referees;
+    const told = this.live.referees;
+    return told && Array.isArray(told.referees) ? told.referees : [];
+  }
+
+  /** Links on `pitch` (oldest first). */
   linksOn(state, pitch) {
-    return ((state && state.referees) || []).filter((link) => link.pitch === pitch).sort((a, b) => a.id - b.id);
+    return this.links(state).filter((link) => link.pitch === pitch).sort((a, b) => a.id - b.id);
   }
 
   render(state) {
-    replaceFor(this.list, [state.pitches, state.referees, this.made.size, this.connectedKey], () => state.pitches.map((pitch) =>
+    replaceFor(this.list, [state.pitches, this.links(state), this.made.size, this.connectedKey], () => state.pitches.map((pitch) =>
       h("li", { class: "referee-pitch", dataset: { pitch: pitch.id } },
         h("h3", {}, pitch.name),
         h("ul", { class: "referee-links" }, this.linksOn(state, pitch.id).map((link) => this.linkItem(link, pitch))),
@@ -66,9 +74,16 @@ export class RefereesView {
         "aria-label": t("ref.revoke_label", { label: link.label }), onclick: () => this.revoke(link, pitch) }, t("ref.revoke")));
   }
 
-  /** The organisers' presence: the ids of links with a phone connected now. */
+  /** A `referees` message: the links, and `connected`, those with a phone on them now. */
+  showLinks(message) {
+    if (Array.isArray(message.connected)) this.showPresence(message.connected);
+    else if (this.live.state) this.render(this.live.state);
+  }
+
+  /** The ids of links with a phone connected now (presence's or the `referees` message's). */
   showPresence(ids) {
-    this.connected = new Set(Array.isArray(ids) ? ids : []);
+    if (!Array.isArray(ids)) return;
+    this.connected = new Set(ids);
     this.connectedKey = [...this.connected].sort((a, b) => a - b).join(",");
     if (this.live.state) this.render(this.live.state);
   }

@@ -90,6 +90,7 @@ function buildConsole(client) {
       $("#presence").textContent = t("org.presence", { others, count: presence.spectators });
       referees.showPresence(presence.referees);
     },
+    onReferees: (message) => referees.showLinks(message),
     onNotice: (text) => notify(text),
   };
 }

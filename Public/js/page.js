@@ -14,7 +14,8 @@ export const CLOCK_MS = 250;
 /**
  * `build(live)` makes the page's views and returns its handlers: `onChange(state)`,
  * `renderClocks()` (called every CLOCK_MS once a state is known), and optionally `onTick`,
- * `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue). Returns the live client.
+ * `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue), `onReferees`
+ * (organisers: the referee links). Returns the live client.
  * `refereeCode`: the page is a referee's, signing in with that link's code (live-session.js).
  */
 export function startPage(build, { refereeCode = null } = {}) {
@@ -36,6 +37,7 @@ export function startPage(build, { refereeCode = null } = {}) {
     onPresence: (presence) => page.onPresence && page.onPresence(presence),
     onNotice: (text) => page.onNotice && page.onNotice(text),
     onPending: (messages) => page.onPending && page.onPending(messages),
+    onReferees: (message) => page.onReferees && page.onReferees(message),
     onLink: (link) => {
       linkChanged(link);
       showPill();

@@ -63,9 +63,9 @@ export class RefereeMatch {
       this.title, this.label, this.notice, this.board, this.idle);
   }
 
-  /** Sends an action on the referee's own pitch; a refusal is said on the card. */
+  /** Sends an action on the referee's own pitch (a match names its own); a refusal is said on the card. */
   async perform(action) {
-    const reply = await this.live.command({ ...action, pitch: this.pitchId });
+    const reply = await this.live.command(action.kind === "startMatch" ? action : { ...action, pitch: this.pitchId });
     if (reply.type !== "ack" && reply.code !== "possible_duplicate") this.notify(reply.message || t("org.did_not_work"));
     else if (reply.type === "ack") this.notify("");
     return reply;

@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { startPage } from "./page.js";
 import { pitchById } from "./state.js";
 import { RefereeMatch } from "./referee-match.js";
+import { ScreenWake } from "./wake.js";
 
 /** The code after '#referee=': a string (maybe malformed: "" then), or null on an organiser's page. */
 export function refereeCodeIn(hash = location.hash) {
@@ -44,6 +45,7 @@ export function startRefereePage(code) {
   }
   let match;
   let live;
+  const wake = new ScreenWake(); // the screen stays on while the clock runs
   let ended = null; // the reason this page stopped, while it is stopped
   const status = h("p", { id: "referee-status", class: "hint referee-status", role: "status" });
   const leave = h("button", { type: "button", id: "referee-leave", class: "link", onclick: () => {
@@ -61,14 +63,20 @@ export function startRefereePage(code) {
       return;
     }
     match.render(state, pitch, live.session.label);
+    wake.want(!!(pitch && pitch.gather && pitch.gather.timer.status === "running"));
     replace(root, match.root, status, h("p", { class: "center referee-leave" }, leave));
   }
 
   function showEnded(reason, message) {
     ended = reason;
     live.commands.clear();
+    wake.want(false);
     $("#header-pitch").hidden = true;
-    replace(root, endedCard(reason, message, () => { ended = null; replace(root); live.refereeAgain(); }));
+    replace(root, endedCard(reason, message, () => {
+      ended = null;
+      replace(root, h("section", { class: "card" }, h("p", {}, t("ref.opening"))));
+      live.refereeAgain();
+    }));
   }
 
   live = startPage((client) => {
