@@ -103,7 +103,7 @@ export class RefereeMatch {
     }
     const status = gather.timer.status;
     setText(this.timer, status === "running" ? t("org.pause") : status === "paused" ? t("org.resume") : t("ref.start_clock"));
-    this.timer.disabled = status === "finished";
+    this.timer.hidden = status === "finished"; // at 00:00 only End is left to do
     this.end.classList.toggle("due", status === "finished");
     setText(this.end, status === "finished" ? t("org.end_the_match") : t("org.end_match"));
     this.renderClock();
