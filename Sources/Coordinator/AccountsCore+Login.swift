@@ -145,6 +145,7 @@ extension AccountsCore {
 
     private func becomeOrganiser(_ client: ConnectionID, username: String, token: String, tokenHash: String) throws {
         clients[client]?.role = .organiser
+        clients[client]?.referee = nil
         clients[client]?.username = username
         clients[client]?.tokenHash = tokenHash
         clients[client]?.token = token

@@ -62,7 +62,7 @@ final class AccountsCore: CoreScope {
         case .resume(let token): .resumeReceived(token: token, id: arrival.id, from: arrival.client)
         case .logout: .logoutReceived(id: arrival.id, from: arrival.client)
         case .account(let request): .accountRequestReceived(request, id: arrival.id, from: arrival.client)
-        case .command: nil
+        case .command, .referee, .refereeLink: nil
         }
     }
 

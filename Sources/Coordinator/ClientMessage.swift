@@ -12,6 +12,11 @@ enum ClientMessage: Equatable {
     case command(Command)
     /// The group's account messages.
     case account(AccountRequest)
+    /// A phone opening a referee link (`{"type": "referee", "code"}`, docs/PROTOCOL.md §20).
+    case referee(code: String?)
+    /// A `command` whose action is `createRefereeLink` or `revokeRefereeLink`: not a gather
+    /// `Action` (no state version, no `base`), answered like a command.
+    case refereeLink(id: String, Result<RefereeLinkRequest, Rejection>)
 }
 
 struct Credentials: Equatable {
@@ -42,6 +47,8 @@ struct Command: Equatable {
     var confirmed: Bool = false
     /// `endGather`'s `penalties` (`{"A", "B"}`): only a level tournament knockout match has them.
     var penalties: HomeAway? = nil
+    /// Whether the action named its `pitch`: a referee's gather action without one is on its own pitch.
+    var pitchGiven: Bool = false
 }
 
 struct ClientEnvelope: Equatable {
@@ -97,6 +104,10 @@ enum ClientMessageDecoder {
             guard let id else {
                 return .failure(EnvelopeFailure(code: .badMessage, message: "A command needs an \"id\".", id: nil))
             }
+            if let kind = json["action"]?["kind"]?.stringValue, RefereeLinkRequest.kinds.contains(kind) {
+                message = .refereeLink(id: id, RefereeLinkRequest.decode(json["action"]!))
+                break
+            }
             var decoded = action(json["action"])
             var confirmed = false
             if case .success = decoded {
@@ -113,7 +124,9 @@ enum ClientMessageDecoder {
                 }
             }
             message = .command(Command(id: id, base: json["base"]?.intValue, action: decoded, confirmed: confirmed,
-                                       penalties: penalties))
+                                       penalties: penalties, pitchGiven: json["action"]?["pitch"] != nil))
+        case "referee":
+            message = .referee(code: json["code"]?.stringValue)
         default:
             return .failure(EnvelopeFailure(code: .unknownType,
                                             message: "Unknown message type \"\(String(type.prefix(40)))\".", id: id))

@@ -14,6 +14,8 @@ struct ClientSession {
     var awaitingPassword = false
     /// The limiter keys the pending attempt was counted under, to take it back on success.
     var attemptKeys: [String] = []
+    /// The referee link this connection is signed in on (role `referee`).
+    var referee: Int?
 }
 
 /// Who is connected, and the presence line derived from it.

@@ -19,8 +19,10 @@ public final class CoordinatorCore {
     let accounts: AccountsCore
     let match: MatchCore
     let tournament: TournamentCore
-    /// Where a client's message goes: the first scope that claims it.
-    private var scopes: [any CoreScope] { [accounts, tournament, match] }
+    let referees: RefereesCore
+    /// Where a client's message goes: the first scope that claims it. Referees come first: they
+    /// claim a referee's every command and its token's `resume`.
+    private var scopes: [any CoreScope] { [referees, accounts, tournament, match] }
 
     /// What the parent itself keeps of a connection.
     struct Connection: Equatable {
@@ -46,10 +48,12 @@ public final class CoordinatorCore {
         self.match = try MatchCore(store: store, environment: environment, logger: logger)
         self.tournament = TournamentCore(ledger: match)
         self.accounts = try AccountsCore(store: store, environment: environment, logger: logger)
+        self.referees = try RefereesCore(accounts: accounts, ledger: match, store: store, environment: environment,
+                                         logger: logger)
         self.environment = environment
     }
 
-    public func start() -> [Effect] { match.start() }
+    public func start() -> [Effect] { match.start() + referees.start() }
 
     public func handle(_ event: CoordinatorEvent) -> [Effect] {
         var effects: [Effect] = []
@@ -75,6 +79,9 @@ public final class CoordinatorCore {
             effects += match.handle(.countdownWoke(pitch: pitch))
         case .presenceWoke:
             presence.wakeScheduled = false
+        case .refereeExpiryWoke:
+            // `settle` below ends what is due and asks for the next wake-up.
+            referees.scheduledExpiry = nil
         case .remoteSpectatorsCounted(let count):
             presence.remoteSpectators = min(max(0, count), 100_000_000)
         case .passwordHashed(let job, let encodedHash):
@@ -82,6 +89,7 @@ public final class CoordinatorCore {
         case .passwordChecked(let job, let matches):
             effects += accounts.handle(.passwordChecked(job, matches: matches))
         }
+        referees.settle(into: &effects)
         updatePresence(into: &effects)
         return effects
     }
@@ -89,6 +97,7 @@ public final class CoordinatorCore {
     /// A request from the laptop (`gather organisers …`), answered through the accounts.
     public func handleAdmin(_ request: AdminRequest) -> (AdminReply, [Effect]) {
         var (reply, effects) = LaptopAdmin(accounts: accounts).answer(request)
+        referees.settle(into: &effects)
         updatePresence(into: &effects)
         return (reply, effects)
     }
@@ -106,8 +115,11 @@ public final class CoordinatorCore {
         // Every message type, through either door, shares the connection's token bucket, so none
         // can be sent without limit.
         guard takeToken(client) else {
-            if case .command(let command) = envelope.message {
-                effects += match.handle(.commandRefused(id: command.id, from: client, Rejection(
+            var commandID: String?
+            if case .command(let command) = envelope.message { commandID = command.id }
+            if case .refereeLink(let id, _) = envelope.message { commandID = id }
+            if let commandID {
+                effects += match.handle(.commandRefused(id: commandID, from: client, Rejection(
                     .rateLimited, .tooManyCommands, "Too many commands at once; wait a moment and try again.")))
                 return
             }
@@ -132,7 +144,7 @@ public final class CoordinatorCore {
     private func refuseOnSpectatorDoor(_ envelope: ClientEnvelope, from client: ConnectionID,
                                        into effects: inout [Effect]) {
         switch envelope.message {
-        case .register, .login, .resume, .account:
+        case .register, .login, .resume, .account, .referee:
             sendError(.tlsRequired, "Organisers log in over the secure address: \(environment.organiserAddress()).",
                       id: envelope.id, to: client, into: &effects,
                       reason: Sentence(.secureAddress, ["address": .text(environment.organiserAddress())]))
@@ -140,6 +152,9 @@ public final class CoordinatorCore {
             effects.append(.send(client, .session(nil)))
         case .command(let command):
             effects += match.handle(.commandRefused(id: command.id, from: client, Rejection(
+                .forbidden, .watchingAddress, ["address": .text(environment.organiserAddress())], "This address is for watching; organisers use \(environment.organiserAddress()).")))
+        case .refereeLink(let id, _):
+            effects += match.handle(.commandRefused(id: id, from: client, Rejection(
                 .forbidden, .watchingAddress, ["address": .text(environment.organiserAddress())], "This address is for watching; organisers use \(environment.organiserAddress()).")))
         }
     }

@@ -21,6 +21,9 @@ public struct CoordinatorEnvironment: Sendable {
     public var organiserAddress: @Sendable () -> String
     /// A new random invite code, for the first start and `rotateInvite`.
     public var newInviteCode: @Sendable () -> String
+    /// A referee link's code: 128 random bits, base64url (22 characters); stored only hashed by
+    /// `hashToken` (a SHA-256: the code is random, so no slow KDF is needed).
+    public var newRefereeCode: @Sendable () -> String
     public var limits: Limits
     /// This run of the server, stamped on `welcome` and every gather.v2 snapshot; nil in tests.
     public var epoch: StreamEpoch? = nil
@@ -30,6 +33,7 @@ public struct CoordinatorEnvironment: Sendable {
                 inviteCode: String?, decoyPasswordHash: String,
                 organiserAddress: @escaping @Sendable () -> String = { "the organiser page over https" },
                 newInviteCode: (@Sendable () -> String)? = nil,
+                newRefereeCode: (@Sendable () -> String)? = nil,
                 limits: Limits = Limits()) {
         self.now = now
         self.newGatherID = newGatherID
@@ -41,6 +45,11 @@ public struct CoordinatorEnvironment: Sendable {
         // Without one of its own (tests), a code cut from a new token: letters and digits only.
         self.newInviteCode = newInviteCode ?? {
             String(newToken().uppercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.suffix(10))
+        }
+        // Without one of its own (tests), a code cut from a new token, in the code's alphabet and length.
+        self.newRefereeCode = newRefereeCode ?? {
+            let allowed = newToken().filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            return String((allowed + String(repeating: "R", count: 22)).prefix(22))
         }
         self.limits = limits
     }

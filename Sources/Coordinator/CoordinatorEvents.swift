@@ -12,6 +12,8 @@ public enum CoordinatorEvent: Equatable, Sendable {
     /// The countdown of that pitch's running timer came due.
     case countdownWoke(pitch: Pitch.ID)
     case presenceWoke
+    /// The earliest referee link's `expiresAt` came (`scheduleRefereeExpiry`).
+    case refereeExpiryWoke
     /// The relays' spectators, summed by the venue stream's publisher (`presence.remote`).
     case remoteSpectatorsCounted(Int)
     case passwordHashed(PasswordJob, encodedHash: String)
@@ -31,6 +33,8 @@ public enum Effect: Equatable, Sendable {
     /// Wake that pitch's countdown at this instant (epoch ms); nil cancels the wake-up.
     case scheduleCountdown(pitch: Pitch.ID, at: Int64?)
     case schedulePresence(at: Int64)
+    /// Wake the referee links' expiry at this instant (epoch ms); nil cancels it.
+    case scheduleRefereeExpiry(at: Int64?)
     /// Run the slow KDF off the Coordinator's queue, then report `passwordHashed`.
     case hashPassword(PasswordJob)
     /// Run the slow KDF off the Coordinator's queue, then report `passwordChecked`.

@@ -42,6 +42,8 @@ public final class GatherCoordinator: TransportSource, Sendable {
         /// One countdown per running timer, all on the Coordinator's queue.
         var countdownTimers: [Pitch.ID: (timer: DispatchSourceTimer, dueAt: Int64)] = [:]
         var presenceTimer: DispatchSourceTimer?
+        /// The next referee link's expiry (docs/PROTOCOL.md §20).
+        var refereeExpiryTimer: DispatchSourceTimer?
     }
 
     private let confined: QueueBound<Confined>
@@ -121,6 +123,8 @@ public final class GatherCoordinator: TransportSource, Sendable {
                 confined.presenceTimer?.cancel()
                 confined.countdownTimers = [:]
                 confined.presenceTimer = nil
+                confined.refereeExpiryTimer?.cancel()
+                confined.refereeExpiryTimer = nil
             }
         }
     }
@@ -189,8 +193,12 @@ public final class GatherCoordinator: TransportSource, Sendable {
             case .greet(let client, let message):
                 deliveries.append(.greet(client, MessagePresenter.greeting(message, epoch: environment.epoch)))
             case .send(let client, let message):
-                if case .session(let grant) = message {
-                    lanes.withLock { $0.lanes.setOrganiser(client, grant != nil) }
+                switch message {
+                case .session(let grant): lanes.withLock { $0.lanes.setOrganiser(client, grant != nil) }
+                // A referee's commands are scoring: they take the organisers' lane.
+                case .refereeSession: lanes.withLock { $0.lanes.setOrganiser(client, true) }
+                case .sessionEnded: lanes.withLock { $0.lanes.setOrganiser(client, false) }
+                default: break
                 }
                 deliveries.append(.send(client, MessagePresenter.bytes(message)))
             case .publishSnapshot(let version, let state):
@@ -213,6 +221,14 @@ public final class GatherCoordinator: TransportSource, Sendable {
                 confined.value.presenceTimer = makeTimer(at: at, previous: confined.value.presenceTimer) { [weak self] in
                     guard let self else { return }
                     self.execute(self.core.handle(.presenceWoke))
+                }
+            case .scheduleRefereeExpiry(let at):
+                confined.value.refereeExpiryTimer?.cancel()
+                confined.value.refereeExpiryTimer = at.map {
+                    makeTimer(at: $0, previous: nil) { [weak self] in
+                        guard let self else { return }
+                        self.execute(self.core.handle(.refereeExpiryWoke))
+                    }
                 }
             case .hashPassword(let job):
                 kdf.run(for: job.client, fromSuspect: job.fromSuspect) { [passwords] in

@@ -9,7 +9,10 @@ import Logging
 extension MatchCore {
     /// `judgedAlso`: subjects the command reads without changing them (a tournament action reads
     /// the tournament's settings), judged against changes since `base` but not journalled.
-    func handleCommand(_ command: Command, from client: ConnectionID, organiser: String?,
+    ///
+    /// `replyKey`: whom the answer is kept under for exactly-once, when not `organiser` (a referee's
+    /// commands are kept per link, while its label stands where an organiser's name does).
+    func handleCommand(_ command: Command, from client: ConnectionID, organiser: String?, replyKey: String? = nil,
                        judgedAlso: Set<Subject> = [], into effects: inout [Effect]) {
         let id = command.id
         guard let organiser else {
@@ -20,21 +23,22 @@ extension MatchCore {
         let now = environment.now()
 
         do {
-            if let earlier = replies.reply(organiser: organiser, commandID: id) {
+            let replyKey = replyKey ?? organiser
+            if let earlier = replies.reply(organiser: replyKey, commandID: id) {
                 effects.append(.send(client, message(for: earlier, id: id)))
                 return
             }
             let outcome = try decide(command, organiser: organiser, now: now, judgedAlso: judgedAlso)
             switch outcome {
             case .rejected(let rejection):
-                try recordRejection(rejection, organiser: organiser, commandID: id)
+                try recordRejection(rejection, organiser: replyKey, commandID: id)
                 reject(id, rejection, to: client, into: &effects)
             case .applied(let next, let subjects, let kind, let described):
                 let entry = JournalEntry(version: version + 1, organiser: organiser, commandID: id, kind: kind,
                                          subjects: subjects, at: now, pitch: described.pitch,
                                          summary: ActivitySentence.english(described.sentence),
                                          sentence: described.sentence)
-                try commit(next, entry: entry, into: &effects)
+                try commit(next, entry: entry, replyKey: replyKey, into: &effects)
                 tally.commandsApplied += 1
                 effects.append(.send(client, .ack(id: id, version: version)))
                 rescheduleCountdowns(into: &effects)
@@ -94,7 +98,7 @@ extension MatchCore {
         }
     }
 
-    private func message(for reply: StoredReply, id: String) -> ServerMessage {
+    func message(for reply: StoredReply, id: String) -> ServerMessage {
         switch reply {
         case .ack(let version): .ack(id: id, version: version)
         case .rejected(let code, let message, let version, let reason):

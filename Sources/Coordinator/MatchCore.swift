@@ -92,12 +92,13 @@ final class MatchCore: CoreScope {
     // MARK: - Durability
 
     /// Makes a change durable, then adopts it and publishes it. Nothing is adopted if the Store fails.
-    func commit(_ next: GatherState, entry: JournalEntry, into effects: inout [Effect]) throws {
-        try store.commit(before: state, after: next, entry: entry)
+    /// `replyKey`: whom the ack is kept under, when not the entry's organiser (a referee's link).
+    func commit(_ next: GatherState, entry: JournalEntry, replyKey: String? = nil, into effects: inout [Effect]) throws {
+        try store.commit(before: state, after: next, entry: entry, replyKey: replyKey)
         state = next
         version = entry.version
         arbiter.remember(entry)
-        if let organiser = entry.organiser, let commandID = entry.commandID {
+        if let organiser = replyKey ?? entry.organiser, let commandID = entry.commandID {
             replies.remember(.ack(version: entry.version), organiser: organiser, commandID: commandID)
         }
         effects.append(.publishSnapshot(version: version, state: state))

@@ -179,7 +179,7 @@ public enum GatherRules {
         Rejection(.notFound, .noSuchPlayer, ["id": .number(id)], "There is no player with id \(id); they may have been removed.")
     }
 
-    static func pitchNotFound(_ id: Pitch.ID) -> Rejection {
+    public static func pitchNotFound(_ id: Pitch.ID) -> Rejection {
         Rejection(.notFound, .noSuchPitch, ["id": .number(id)], "There is no pitch \(id); it may have been removed.")
     }
 

@@ -59,8 +59,14 @@ public enum SentenceKey: String, CaseIterable, Sendable, Codable {
     case noSuchOrganiser = "no_such_organiser", ownerStays = "owner_stays", newPasswordRule = "new_password_rule"
     case wrongCredentials = "wrong_credentials", wrongPassword = "wrong_password"
 
+    // MARK: Referee links (docs/PROTOCOL.md §20)
+    case refereePitchOnly = "referee_pitch_only", refereeHoursRule = "referee_hours_rule"
+    case refereeLinksFull = "referee_links_full", noSuchRefereeLink = "no_such_referee_link"
+    case refereeSessionsFull = "referee_sessions_full", refereeCodeWrong = "referee_code_wrong"
+    case refereeLabelTaken = "referee_label_taken"
+
     // MARK: Session reasons (the `reason` of a `session` message) and the relay's link
-    case removed, passwordChanged = "password_changed", loggedOut = "logged_out"
+    case removed, passwordChanged = "password_changed", loggedOut = "logged_out", revoked, expired
     case linkLost = "link_lost", linkRestored = "link_restored"
     case relayReadOnly = "relay_read_only", relaySendsOnly = "relay_sends_only"
 

@@ -7,6 +7,10 @@ public enum SessionEndReason: String, Sendable {
     case removed
     case passwordChanged = "password_changed"
     case loggedOut = "logged_out"
+    /// A referee's link was revoked by an organiser, or its pitch removed (docs/PROTOCOL.md §20).
+    case revoked
+    /// A referee's link reached its `expiresAt`.
+    case expired
 }
 
 /// One organiser as the `organisers` reply lists them.

@@ -43,6 +43,15 @@ public enum MessagePresenter {
             return AccountPresenter.json(id, activity: items)
         case .sessionEnded(let reason):
             return ["type": "session", "role": .string(Role.spectator.rawValue), "reason": .string(reason.rawValue)]
+        case .ackWithResult(let id, let version, let result):
+            return ["type": "ack", "id": .string(id), "version": .int(version), "result": result]
+        case .refereeSession(let grant):
+            return ["type": "session", "role": .string(Role.referee.rawValue), "pitch": .int(grant.link.pitch),
+                    "label": .string(grant.link.label), "link": .int(grant.link.id),
+                    "expiresAt": .int(Int(grant.link.expiresAt)), "token": .string(grant.token)]
+        case .referees(let links, let connected):
+            return ["type": "referees", "referees": .array(links.map(refereeJSON)),
+                    "connected": .array(connected.sorted().map { .int($0) })]
         case .error(let code, let message, let id, let reason):
             let sentence = reason ?? Sentence(SentenceKey(rawValue: code.rawValue) ?? .invalid)
             var members: [String: JSONValue] = ["type": "error", "code": .string(code.rawValue),
@@ -51,6 +60,12 @@ public enum MessagePresenter {
             if let id { members["id"] = .string(id) }
             return .object(members)
         }
+    }
+
+    /// One link as organisers see it: never its code, nor who made it.
+    public static func refereeJSON(_ link: RefereeLink) -> JSONValue {
+        ["id": .int(link.id), "pitch": .int(link.pitch), "label": .string(link.label),
+         "expiresAt": .int(Int(link.expiresAt))]
     }
 
     /// A `snapshot` around a `state` object already rendered (the renderer keeps the v2 one),

@@ -4,6 +4,8 @@ import GatherModel
 /// Who a connection is, as the wire says it.
 public enum Role: String, Sendable {
     case spectator, organiser
+    /// Signed in on a referee link: one pitch's scoring only (docs/PROTOCOL.md §20).
+    case referee
 }
 
 /// Codes of `error` messages (docs/PROTOCOL.md: "Server → client").
@@ -23,6 +25,8 @@ public enum ErrorCode: String, Sendable {
     case forbidden
     /// Account messages of the group: no such organiser.
     case notFound = "not_found"
+    /// A referee link already has its most phones signed in (docs/PROTOCOL.md §20).
+    case inUse = "in_use"
 }
 
 /// Everything the server says, before it becomes bytes. The Coordinator emits these values, so
@@ -45,6 +49,23 @@ public enum ServerMessage: Equatable, Sendable {
     case activity(id: String?, items: [ActivityItem])
     /// The connection is a spectator again because its session was ended from elsewhere.
     case sessionEnded(reason: SessionEndReason)
+    /// `createRefereeLink`'s answer: an `ack` with `result` `{id, url}` (docs/PROTOCOL.md §20).
+    case ackWithResult(id: String, version: Int, result: JSONValue)
+    /// A phone signed in on a referee link: its one pitch, and the token that resumes it.
+    case refereeSession(RefereeGrant)
+    /// Organisers only: the live links and those with a phone connected now (§20).
+    case referees(links: [RefereeLink], connected: [RefereeLink.ID])
+}
+
+/// What a referee's phone learns on `referee` or `resume`.
+public struct RefereeGrant: Equatable, Sendable {
+    public var link: RefereeLink
+    public var token: String
+
+    public init(link: RefereeLink, token: String) {
+        self.link = link
+        self.token = token
+    }
 }
 
 /// What an organiser learns on `register`, `login` or `resume`; nil after `logout`.

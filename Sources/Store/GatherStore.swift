@@ -71,6 +71,17 @@ public struct LoadedState: Equatable, Sendable {
     }
 }
 
+/// A referee link as kept: what organisers see, and the hash its code is found by.
+public struct StoredRefereeLink: Equatable, Sendable {
+    public var link: RefereeLink
+    public var codeHash: String
+
+    public init(link: RefereeLink, codeHash: String) {
+        self.link = link
+        self.codeHash = codeHash
+    }
+}
+
 public struct StoredOrganiser: Equatable, Sendable {
     /// Spelled as at registration, whatever case the lookup used.
     public var username: String
@@ -115,7 +126,10 @@ public protocol GatherStore: AnyObject, Sendable {
     /// entry.version, the journal row, and — when the change came from a command — the command's reply
     /// (organiser, commandID) → .ack(version).
     /// Returns only after the transaction has committed (this is what makes an `ack` a promise).
-    func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws
+    ///
+    /// `replyKey`: whom the reply is kept under when not `entry.organiser` (a referee's link, whose
+    /// label stands in the journal where an organiser's name does).
+    func commit(before: GatherState, after: GatherState, entry: JournalEntry, replyKey: String?) throws
     /// A final rejection for (organiser, commandID), so a resent id is answered the same way.
     func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws
     /// Every kept answer, in the order they were given (the Coordinator holds them in memory, so
@@ -162,8 +176,29 @@ public protocol GatherStore: AnyObject, Sendable {
     /// Journal entries with version < `before` (all when nil), newest first, at most `limit`.
     func activity(before: Int?, limit: Int) throws -> [JournalEntry]
 
+    // MARK: Referee links (docs/PROTOCOL.md §20)
+
+    /// Every link kept, expired ones included, oldest first.
+    func refereeLinks() throws -> [StoredRefereeLink]
+    /// A new link kept under its code's hash; returns its id (never reused).
+    func insertRefereeLink(codeHash: String, pitch: Int, label: String, createdBy: String, at: Int64,
+                           expiresAt: Int64) throws -> Int
+    /// Ends links and every session they opened, in one transaction.
+    func deleteRefereeLinks(_ ids: [Int]) throws
+    /// Every referee session: its token's hash and its link.
+    func refereeSessions() throws -> [(tokenHash: String, link: Int)]
+    func insertRefereeSession(tokenHash: String, link: Int, at: Int64) throws
+    func deleteRefereeSession(tokenHash: String) throws
+
     /// A consistent copy while the server runs (SQLite online backup through GRDB's `backup(to:)`).
     func backup(toPath path: String) throws
+}
+
+extension GatherStore {
+    /// A change whose reply, if any, is kept under the entry's organiser.
+    public func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
+        try commit(before: before, after: after, entry: entry, replyKey: nil)
+    }
 }
 
 /// A failure worth one clear sentence to the person running the server.

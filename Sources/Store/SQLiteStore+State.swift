@@ -47,7 +47,7 @@ extension SQLiteStore {
 // MARK: - Committing
 
 extension SQLiteStore {
-    public func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
+    public func commit(before: GatherState, after: GatherState, entry: JournalEntry, replyKey: String?) throws {
         try Self.namingAFullDisk { try writer.write { db in
             try Self.advanceCounters(db, version: entry.version, nextPlayerID: after.nextPlayerID,
                                      nextPitchID: after.nextPitchID)
@@ -56,7 +56,7 @@ extension SQLiteStore {
             try Self.writeHistory(db, before: before.history, after: after.history)
             try Self.writeTournament(db, before: before.tournament, after: after.tournament)
             try Rows.insert(entry, in: db)
-            if let organiser = entry.organiser, let commandID = entry.commandID {
+            if let organiser = replyKey ?? entry.organiser, let commandID = entry.commandID {
                 // A plain insert: if this id was already answered, the whole change is refused rather
                 // than applied twice.
                 try Self.insertReply(db, .ack(version: entry.version), organiser: organiser, commandID: commandID,

@@ -13,6 +13,7 @@ enum Schema {
         migrator.registerMigration(PitchLastResultMigration.identifier, migrate: PitchLastResultMigration.migrate)
         migrator.registerMigration(TournamentsMigration.identifier, migrate: TournamentsMigration.migrate)
         migrator.registerMigration(ActivitySentenceMigration.identifier, migrate: ActivitySentenceMigration.migrate)
+        migrator.registerMigration(RefereeLinksMigration.identifier, migrate: RefereeLinksMigration.migrate)
         return migrator
     }
 

@@ -23,9 +23,9 @@ final class FaultInjectingStore: GatherStore {
     }
 
     func load() throws -> LoadedState { try real.load() }
-    func commit(before: GatherState, after: GatherState, entry: JournalEntry) throws {
+    func commit(before: GatherState, after: GatherState, entry: JournalEntry, replyKey: String?) throws {
         try check()
-        try real.commit(before: before, after: after, entry: entry)
+        try real.commit(before: before, after: after, entry: entry, replyKey: replyKey)
         commits.withLock { $0 += 1 }
     }
     func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws {
@@ -53,6 +53,19 @@ final class FaultInjectingStore: GatherStore {
     func organisers(sessionsUsedSince usedSince: Int64) throws -> [StoredOrganiser] {
         try real.organisers(sessionsUsedSince: usedSince)
     }
+    func refereeLinks() throws -> [StoredRefereeLink] { try real.refereeLinks() }
+    func insertRefereeLink(codeHash: String, pitch: Int, label: String, createdBy: String, at: Int64,
+                           expiresAt: Int64) throws -> Int {
+        try check()
+        return try real.insertRefereeLink(codeHash: codeHash, pitch: pitch, label: label, createdBy: createdBy, at: at,
+                                          expiresAt: expiresAt)
+    }
+    func deleteRefereeLinks(_ ids: [Int]) throws { try real.deleteRefereeLinks(ids) }
+    func refereeSessions() throws -> [(tokenHash: String, link: Int)] { try real.refereeSessions() }
+    func insertRefereeSession(tokenHash: String, link: Int, at: Int64) throws {
+        try real.insertRefereeSession(tokenHash: tokenHash, link: link, at: at)
+    }
+    func deleteRefereeSession(tokenHash: String) throws { try real.deleteRefereeSession(tokenHash: tokenHash) }
     func inviteCode() throws -> String? { try real.inviteCode() }
     func setInviteCode(_ code: String) throws { try real.setInviteCode(code) }
     func removeOrganiser(username: String, at: Int64) throws -> AccountChange {

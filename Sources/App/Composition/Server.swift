@@ -76,7 +76,8 @@ enum Server {
             inviteCode: settings.inviteCode,
             decoyPasswordHash: hasher.decoy(),
             organiserAddress: { [links] in links.organiserURL },
-            newInviteCode: { SecureRandom.inviteCode() }
+            newInviteCode: { SecureRandom.inviteCode() },
+            newRefereeCode: { Base64.urlEncoded(SecureRandom.bytes(16)) }
         )
         let epoch = VenueSigningKey.newEpoch(now: environment.now())
         environment.epoch = epoch
