@@ -20,7 +20,8 @@ export class RefereeSheet {
     this.status = h("p", { id: "referee-sheet-status", class: "hint", role: "status" });
     this.cards = h("ul", { id: "referee-sheet-cards", class: "sheet-cards" });
     this.title = h("h1", { id: "referee-sheet-title" });
-    this.root = h("section", { id: "referee-sheet", class: "referee-sheet", hidden: true, "aria-labelledby": "referee-sheet-title" },
+    // The page's one visible main while it is open (the console's are hidden meanwhile).
+    this.root = h("main", { id: "referee-sheet", class: "referee-sheet", hidden: true, "aria-labelledby": "referee-sheet-title" },
       h("div", { class: "sheet-head" }, this.title,
         h("p", { class: "hint sheet-note" }, t("ref.sheet_note")),
         h("div", { class: "row sheet-actions" },

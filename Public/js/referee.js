@@ -32,7 +32,9 @@ function endedText(reason, message) {
 /** The page's one-pitch view, replacing the console (whose elements stay hidden). */
 export function startRefereePage(code) {
   document.title = `${t("ref.referee")} · Football Gather Live`;
-  $("header.bar h1").textContent = t("ref.referee");
+  const heading = $("header.bar h1");
+  heading.removeAttribute("data-i18n"); // the page's fixed text is filled in later: not "Organiser" here
+  heading.textContent = t("ref.referee");
   $("#signed-out").hidden = true;
   $("#signed-in").hidden = true;
   const root = $("#referee");

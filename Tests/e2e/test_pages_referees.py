@@ -99,13 +99,17 @@ def test_a_referee_link_from_the_console_scores_its_pitch_through_a_wifi_drop_un
     assert status == 200 and body.startswith(b"<svg"), status
     link_id = int(console.find(f"{row} .referee-link").get_attribute("data-id"))
     assert console.text(f"{row} .referee-phone") == "no phone connected"
+    assert not console.driver.execute_script(SMALL_TARGETS, "#referees")
+    no_axe_violations(console, "the console's Referees card")
+    console.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", f"{row} .referee-link")
+    console.screenshot("referee-console-link-390.png")
 
     # The referee's phone reaches the server through a Wi-Fi the test can cut.
     with UplinkProxyThread(venue.port, CLEAN) as wifi:
         referee = browsers(SimpleNamespace(cert_dir=venue.cert_dir, base_url=f"https://127.0.0.1:{wifi.port}"), 360, 640)
         referee.open(f"/organiser.html#referee={code}")
         referee.wait(lambda: referee.find("#referee-start").is_displayed(), 15, "the pitch's next match")
-        assert referee.text("#referee-title") == "North pitch"
+        assert referee.text("header.bar h1") == "Referee" and referee.text("#referee-title") == "North pitch"
         assert referee.text("#referee-label") == "Scoring as North pitch referee"
         assert "Group A · Reds v Greens" in referee.text("#referee-next"), referee.text("#referee-next")
         assert not referee.find("#signed-in").is_displayed() and not referee.find("#signed-out").is_displayed()

@@ -175,7 +175,7 @@ def test_a_sixteen_team_day_on_four_pitches_scored_by_two_referees_and_one_organ
             ann = await signed_in(server, "ann")
             for name in ("Pitch 2", "Pitch 3", "Pitch 4"):
                 await acked(ann, {"kind": "addPitch", "name": name})
-            await acked(ann, create_action(TEAMS16, groups=4, advance=2, pitches=[1, 2, 3, 4], matchMinutes=1,
+            await acked(ann, create_action(TEAMS16, groups=4, advance=2, pitches=[1, 2, 3, 4], matchMinutes=1, thirdPlace=True,
                                            breakMinutes=0))
             cup = tournament(ann)
             assert len(cup["matches"]) == 32
@@ -194,9 +194,20 @@ def test_a_sixteen_team_day_on_four_pitches_scored_by_two_referees_and_one_organ
             await rejected(north, {"kind": "cancelTournament"}, "forbidden")
 
             by_pitch = {1: [], 2: [], 3: [], 4: []}
-            while tournament(ann)["phase"] != "finished":
-                await ann.wait_snapshot(max(phone.version for phone, _ in referees.values()))
+            latest = ann.version
+
+            async def send(live, action):
+                """Each scorer sends from the newest state (as a phone that saw every change does)."""
+                nonlocal latest
+                await live.wait_snapshot(latest)
+                reply = await acked(live, action)
+                latest = max(latest, reply["version"])
+
+            while True:
+                await ann.wait_snapshot(latest)
                 cup = tournament(ann)
+                if cup["phase"] == "finished":
+                    break
                 ready = [m for m in cup["matches"] if m["status"] == "scheduled" and m["home"] is not None
                          and m["away"] is not None]
                 assert ready, "a match can always be played until the champion"
@@ -204,17 +215,17 @@ def test_a_sixteen_team_day_on_four_pitches_scored_by_two_referees_and_one_organ
                 scorer = referees[m["pitch"]][0] if m["pitch"] in referees else ann
                 knockout = m["stage"] != "group"
                 home, away = (1, 1) if m["id"] % 5 == 0 else (m["id"] % 3 + 1, m["id"] % 2)
-                await acked(scorer, {"kind": "startMatch", "match": m["id"]})
-                await acked(scorer, {"kind": "startTimer", "pitch": m["pitch"]})
+                await send(scorer, {"kind": "startMatch", "match": m["id"]})
+                await send(scorer, {"kind": "startTimer", "pitch": m["pitch"]})
                 for side, count in (("A", home), ("B", away)):
                     for _ in range(count):
-                        await acked(scorer, {"kind": "score", "team": side, "delta": 1, "pitch": m["pitch"]})
+                        await send(scorer, {"kind": "score", "team": side, "delta": 1, "pitch": m["pitch"]})
                 end = {"kind": "endGather", "pitch": m["pitch"]}
                 if knockout and home == away:
                     end["penalties"] = {"A": 4, "B": 3}
-                await acked(scorer, end)
+                await send(scorer, end)
                 by_pitch[m["pitch"]].append((m["id"], home, away, knockout and home == away))
-            await ann.wait_snapshot(max(phone.version for phone, _ in referees.values()))
+            await ann.wait_snapshot(latest)
             done = tournament(ann)
             assert done["champion"] is not None and all(m["status"] == "finished" for m in done["matches"])
             assert sum(len(played) for played in by_pitch.values()) == 32
