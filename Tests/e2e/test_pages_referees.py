@@ -78,6 +78,19 @@ def state_of(server) -> dict:
     return run(read())
 
 
+async def play_group_b(server):
+    """Group B's one match, Blues 2–0 Golds, played by the organiser on South pitch."""
+    live = await connect_organiser(server)
+    try:
+        match = next(m for m in live.snapshot["tournament"]["matches"] if m["stage"] == "group" and m["group"] == "B")
+        await perform(live, {"kind": "startMatch", "match": match["id"]})
+        for _ in range(2):
+            await perform(live, {"kind": "score", "pitch": match["pitch"], "team": "A", "delta": 1})
+        await perform(live, {"kind": "endGather", "pitch": match["pitch"]})
+    finally:
+        await live.close()
+
+
 def code_in(link: str) -> str:
     found = re.search(r"#referee=([A-Za-z0-9_-]{16,64})$", link)
     assert found, link
@@ -101,7 +114,7 @@ def test_a_referee_link_from_the_console_scores_its_pitch_through_a_wifi_drop_un
     assert console.text(f"{row} .referee-phone") == "no phone connected"
     assert not console.driver.execute_script(SMALL_TARGETS, "#referees")
     no_axe_violations(console, "the console's Referees card")
-    console.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", f"{row} .referee-link")
+    console.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", f"{row} .referee-link")
     console.screenshot("referee-console-link-390.png")
 
     # The referee's phone reaches the server through a Wi-Fi the test can cut.
@@ -150,11 +163,46 @@ def test_a_referee_link_from_the_console_scores_its_pitch_through_a_wifi_drop_un
         assert not [e for e in referee.driver.find_elements(By.CSS_SELECTOR, "[role=tab], #pitch-select, #player-list")
                     if e.is_displayed()]
 
+        # Full time (asked first: the clock still runs); the pitch's next match is the final, once
+        # the other group's match is played (by the organiser, over wss).
+        tap(referee, "#referee-end")
+        alert = referee.wait(lambda: referee.driver.switch_to.alert, 5, "the confirmation")
+        assert alert.text == "End the match at Reds 1 – 1 Greens?", alert.text
+        alert.accept()
+        referee.wait(lambda: "Full time Reds 1 – 1 Greens" in referee.text("#referee-last"), 10, "full time")
+        assert "Final · Group A winner v Group B winner" in referee.text("#referee-next"), referee.text("#referee-next")
+        assert not referee.find("#referee-start").is_enabled(), "the final waits for its teams"
+        run(play_group_b(venue))
+        referee.wait(lambda: referee.find("#referee-start").is_enabled(), 10, "the final's teams known")
+        assert "Final · Reds v Blues" in referee.text("#referee-next"), referee.text("#referee-next")
+
+        # Level at the end of a knockout match: the penalties, asked on the card, decide it.
+        tap(referee, "#referee-start")
+        referee.wait(lambda: referee.find("#referee-match").is_displayed(), 10, "the final kicked off")
+        tap(referee, "#referee-end")
+        referee.wait(lambda: referee.find("#referee-penalties").is_displayed(), 5, "the penalties asked")
+        assert referee.text("#referee-pens-a-label") == "Reds penalties", referee.text("#referee-pens-a-label")
+        referee.fill("#referee-penalties [name=a]", "4")
+        referee.fill("#referee-penalties [name=b]", "4")
+        tap(referee, "#referee-pens-end")
+        referee.wait_text("#referee-pens-error", "The shoot-out needs a winner: the two numbers cannot be equal.")
+        no_axe_violations(referee, "the penalties")
+        referee.screenshot("referee-view-360-penalties.png")
+        referee.fill("#referee-penalties [name=b]", "3")
+        tap(referee, "#referee-pens-end")
+        referee.wait(lambda: "Full time Reds 0 – 0 Blues" in referee.text("#referee-last"), 10, "the final's full time")
+        cup = state_of(venue)["tournament"]
+        final = next(m for m in cup["matches"] if m["stage"] == "final")
+        assert (cup["champion"], final["penalties"]) == (1, {"home": 4, "away": 3}), (cup["champion"], final)
+        assert referee.text("#referee-next") == "No match to start on this pitch. When an organiser kicks one off, it shows here."
+
         # The organiser sees the goals under the referee's label in the activity.
         tap(console, "#show-activity")
-        console.wait(lambda: "Added a goal" in console.text("#activity-list .activity-item"), 10, "the activity")
-        first = console.find("#activity-list .activity-item")
-        assert "North pitch referee" in first.text, first.text
+        items = lambda: [e.text for e in console.driver.find_elements(By.CSS_SELECTOR, "#activity-list .activity-item")]
+        console.wait(lambda: any("Added a goal for Greens" in item for item in items()), 10, "the activity")
+        goals = [item for item in items() if "Added a goal" in item]
+        assert [("North pitch referee" in item, "captain" in item) for item in goals] \
+            == [(False, True), (False, True), (True, False), (True, False)], goals  # newest first: Blues twice, then Greens, Reds
 
         # Revoke: the referee's page says so at once.
         tap(console, "#show-invite")
