@@ -28,7 +28,7 @@ export class RefereesView {
     this.sheet = new RefereeSheet(live, this);
     this.root = $("#referees");
     replace(this.root,
-      h("h2", { id: "referees-title" }, t("ref.referees")),
+      h("h2", { id: "referees-title", tabindex: "-1" }, t("ref.referees")),
       h("p", { class: "hint" }, t("ref.console_hint")),
       this.list,
       h("button", { type: "button", id: "referee-sheet-make", class: "secondary wide", onclick: () => this.sheet.make() }, t("ref.sheet_button")),

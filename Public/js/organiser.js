@@ -66,6 +66,12 @@ function buildConsole(client) {
   // "Start match" and "Open match" take the console to that pitch's match.
   tournament = new TournamentTab(live, perform, (pitch) => { pitches.choose(pitch); tabs.select("gather"); });
   referees = new RefereesView(live, perform, (title, text, action) => accounts.confirm(title, text, action));
+  // On a tournament day the organiser is on the Tournament tab: the Referees card is one tap away.
+  $("#tournament-referees").addEventListener("click", () => {
+    tabs.select("invite");
+    referees.root.scrollIntoView({ block: "start" });
+    $("#referees-title").focus();
+  });
 
   function render(state) {
     pitches.render(state);

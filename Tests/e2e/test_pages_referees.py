@@ -99,7 +99,10 @@ def code_in(link: str) -> str:
 
 def test_a_referee_link_from_the_console_scores_its_pitch_through_a_wifi_drop_until_revoked(venue, browsers):
     console = browsers(venue, 390, 844).login(ORGANISER, PASSWORD)
-    tap(console, "#show-invite")
+    # On a tournament day the console is on the Tournament tab: the Referees card is one tap away.
+    tap(console, "#show-tournament")
+    tap(console, "#tournament-referees")
+    console.wait(lambda: console.find("#referees").is_displayed(), 5, "the Referees card")
     row = "#referee-pitches [data-pitch='1']"
     tap(console, f"{row} .referee-create")
     console.wait(lambda: console.find(f"{row} .referee-url").text.startswith(venue.base_url), 10, "the link made")
