@@ -10,7 +10,8 @@ SPECTATOR_PORT ?= 8080
 # libpq-dev: the `gather` binary links libpq (the club's client); the venue never needs the server.
 RUN_PACKAGES  = pkg-config libwebsockets-dev libwebsockets-evlib-ev libssl-dev libqrencode-dev libnats-dev libpq-dev
 # postgresql: the club's tests start private clusters of their own (Tests/e2e/club_postgres.py).
-TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver nats-server nginx postgresql
+# faketime: test_referees.py moves the server's wall clock (libfaketime) to see a referee link expire.
+TEST_PACKAGES = $(RUN_PACKAGES) chromium chromium-driver nats-server nginx postgresql faketime
 PY_PACKAGES   = pytest pytest-xdist selenium websockets cryptography jsonpatch selenium-axe-python==2.2.0 nats-py icalendar aiosmtpd
 
 # `make club`: the club, always on, with its own PostgreSQL in CLUB_DATA (a folder of this

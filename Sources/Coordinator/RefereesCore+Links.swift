@@ -14,7 +14,9 @@ extension RefereesCore {
                                  to: client, into: &effects)
         }
         if let earlier = ledger.replies.reply(organiser: organiser, commandID: id) {
-            if case .ack(let version) = earlier, let result = createdResults[organiser + "\n" + id] {
+            if case .ack(let version) = earlier {
+                // After a restart the code is gone (only its hash was kept): the ack, without the address.
+                let result = createdResults[organiser + "\n" + id] ?? .object([:])
                 effects.append(.send(client, .ackWithResult(id: id, version: version, result: result)))
             } else {
                 effects.append(.send(client, ledger.message(for: earlier, id: id)))
@@ -121,7 +123,8 @@ extension RefereesCore {
         try store.deleteRefereeLinks(ids)
         registry.remove(ids)
         let gone = Set(ids)
-        for (client, session) in accounts.clients.sessions where session.referee.map(gone.contains) == true {
+        for (client, session) in accounts.clients.sessions.sorted(by: { $0.key < $1.key })
+        where session.referee.map(gone.contains) == true {
             accounts.clients[client]?.role = .spectator
             accounts.clients[client]?.referee = nil
             accounts.clients[client]?.tokenHash = nil
@@ -148,12 +151,12 @@ extension RefereesCore {
             // Tried again on the next event (the expiry's wake-up is asked for again below).
             logger.error("could not end referee links", metadata: ["error": "\(error)"])
         }
+        tellOrganisers(into: &effects)
         let next = registry.nextExpiry.map { max($0, now) }
         if next != scheduledExpiry {
             scheduledExpiry = next
             effects.append(.scheduleRefereeExpiry(at: next))
         }
-        tellOrganisers(into: &effects)
     }
 
     /// The `referees` message, to organiser connections only, while a link exists (and once more

@@ -81,6 +81,7 @@ final class CoordinatorHarness {
             hashToken: { "hashed:" + $0 },
             inviteCode: inviteCode,
             decoyPasswordHash: "decoy",
+            newRefereeCode: { "code" + String(counter.next()).leftPadded(to: 18) },
             limits: limits)
     }
 
@@ -217,4 +218,8 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     func next() -> Int { lock.withLock { value += 1; return value } }
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }

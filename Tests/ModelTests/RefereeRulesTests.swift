@@ -105,7 +105,7 @@ final class RefereeRulesTests: XCTestCase {
             ["kind": "createRefereeLink", "pitch": "2"],
             ["kind": "createRefereeLink", "pitch": 2, "hours": 0],
             ["kind": "createRefereeLink", "pitch": 2, "hours": 25],
-            ["kind": "createRefereeLink", "pitch": 2, "hours": 1.5],
+            ["kind": "createRefereeLink", "pitch": 2, "hours": "1"],
             ["kind": "createRefereeLink", "pitch": 2, "label": ""],
             ["kind": "createRefereeLink", "pitch": 2, "label": .string(String(repeating: "x", count: 41))],
             ["kind": "createRefereeLink", "pitch": 2, "label": "Ref\u{0007}"],
@@ -127,7 +127,7 @@ final class RefereeRulesTests: XCTestCase {
 
     func testTheDefaultLabelAndTheCodesShape() {
         XCTAssertEqual(RefereeLink.defaultLabel(pitchName: "Back pitch"), "Back pitch referee")
-        let long = String(repeating: "P", count: 30)
+        let long = String(repeating: "P", count: 36)
         XCTAssertEqual(RefereeLink.defaultLabel(pitchName: long).count, 40)
         XCTAssertTrue(RefereeLink.looksLikeCode("abcdefghijklmnopqrstu-"))
         XCTAssertFalse(RefereeLink.looksLikeCode("abcdefghijklmnopqrstu"), "21 characters")
