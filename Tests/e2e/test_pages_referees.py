@@ -1,7 +1,7 @@
 """Referee links through the pages (docs/PROTOCOL.md "Referees: one pitch, one phone"), real binary
 and real Chromium: the organiser's console makes a link for a pitch (its QR code on the screen); a
 second browser at 360 px opens it, starts the pitch's next tournament match, runs the clock and
-scores, one goal tapped while its Wi-Fi is cut (queued with its id, sent once when back); the
+scores, one goal tapped while its Wi-Fi is cut for 2 s (queued with its id, sent once when back); the
 organiser sees the phone connected and the goal under the referee's label in the activity; Revoke
 ends the referee's page at once with a clear message. The day's sheet makes a card per pitch of
 the tournament whose codes open referee sessions on their pitches, and prints only the cards.
@@ -139,8 +139,8 @@ def test_a_referee_link_from_the_console_scores_its_pitch_through_a_wifi_drop_un
         tap(referee, "#referee-a-plus")
         referee.wait_text("#referee-a-score", "1")
 
-        # The Wi-Fi goes for 3 s: the goal tapped meanwhile waits with its id and goes once when back.
-        wifi._loop.call_soon_threadsafe(wifi.proxy.cut_now, 3.0)
+        # The Wi-Fi goes for 2 s: the goal tapped meanwhile waits with its id and goes once when back.
+        wifi._loop.call_soon_threadsafe(wifi.proxy.cut_now, 2.0)
         referee.wait(lambda: referee.text("#connection") != "Live", 5, "the page to notice the drop")
         tap(referee, "#referee-b-plus")
         referee.wait(lambda: referee.text("#referee-status") == "1 action waiting for the Wi-Fi…", 2, "the queued goal")

@@ -214,7 +214,7 @@ def test_a_sixteen_team_day_on_four_pitches_scored_by_two_referees_and_one_organ
                 m = min(ready, key=lambda m: (m["plannedAt"], m["id"]))
                 scorer = referees[m["pitch"]][0] if m["pitch"] in referees else ann
                 knockout = m["stage"] != "group"
-                home, away = (1, 1) if m["id"] % 5 == 0 else (m["id"] % 3 + 1, m["id"] % 2)
+                home, away = (1, 1) if m["id"] % 5 == 0 else (0, 1) if m["id"] % 3 == 0 else (1, 0)
                 await send(scorer, {"kind": "startMatch", "match": m["id"]})
                 await send(scorer, {"kind": "startTimer", "pitch": m["pitch"]})
                 for side, count in (("A", home), ("B", away)):
