@@ -88,9 +88,14 @@ export class RefereesView {
     if (this.live.state) this.render(this.live.state);
   }
 
-  /** Makes a link for `pitch` and keeps its code for this page; resolves with the link's id, or null. */
+  /** Makes a link for `pitch` and keeps its code for this page; resolves with the link's id, or null.
+   *  Its label is "PITCH referee" in the console's language (the server's default is English),
+   *  left to the server when that would pass the 40 characters a label may have. */
   async create(pitch) {
-    const reply = await this.perform({ kind: "createRefereeLink", pitch });
+    const name = (this.live.state?.pitches || []).find((candidate) => candidate.id === pitch)?.name;
+    const label = name ? t("ref.default_label", { pitch: name }) : "";
+    const fits = label && [...new Intl.Segmenter().segment(label)].length <= 40;
+    const reply = await this.perform(fits ? { kind: "createRefereeLink", pitch, label } : { kind: "createRefereeLink", pitch });
     const result = reply.type === "ack" ? reply.result || {} : {};
     const code = codeOf(result.url);
     if (!code) return null;

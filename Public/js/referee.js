@@ -37,6 +37,7 @@ export function startRefereePage(code) {
   heading.textContent = t("ref.referee");
   $("#signed-out").hidden = true;
   $("#signed-in").hidden = true;
+  $("#header-pitch").hidden = true; // the card names the pitch; the header keeps its room for "Referee"
   const root = $("#referee");
   root.hidden = false;
   // A new link opened in this tab (another QR code scanned) is another page.
@@ -58,8 +59,6 @@ export function startRefereePage(code) {
     if (ended) return;
     const pitchId = live.refereePitch;
     const pitch = pitchById(state, pitchId);
-    $("#header-pitch").hidden = !pitch;
-    $("#header-pitch").textContent = pitch ? pitch.name : "";
     if (!pitchId) {
       replace(root, h("section", { class: "card" }, h("p", {}, t("ref.opening"))), status);
       return;
@@ -73,7 +72,6 @@ export function startRefereePage(code) {
     ended = reason;
     live.commands.clear();
     wake.want(false);
-    $("#header-pitch").hidden = true;
     replace(root, endedCard(reason, message, () => {
       ended = null;
       replace(root, h("section", { class: "card" }, h("p", {}, t("ref.opening"))));
