@@ -32,8 +32,10 @@ function handOnInvite() {
   const fields = new URLSearchParams(location.hash.slice(1));
   const invite = fields.get("invite");
   const referee = fields.get("referee");
-  $("#organiser-link").href = referee && /^[A-Za-z0-9_-]{16,64}$/.test(referee) ? `/organiser.html#referee=${referee}`
+  const refereeing = !!referee && /^[A-Za-z0-9_-]{16,64}$/.test(referee);
+  $("#organiser-link").href = refereeing ? `/organiser.html#referee=${referee}`
     : invite && /^[A-Za-z0-9_-]{8,64}$/.test(invite) ? `/organiser.html#invite=${encodeURIComponent(invite)}` : "/organiser.html";
+  $("#organiser-link").textContent = t(refereeing ? "ref.open_scoring" : "trust.open_organiser");
 }
 handOnInvite();
 addEventListener("hashchange", handOnInvite);

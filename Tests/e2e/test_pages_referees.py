@@ -123,7 +123,12 @@ def test_a_referee_link_from_the_console_scores_its_pitch_through_a_wifi_drop_un
     # The referee's phone reaches the server through a Wi-Fi the test can cut.
     with UplinkProxyThread(venue.port, CLEAN) as wifi:
         referee = browsers(SimpleNamespace(cert_dir=venue.cert_dir, base_url=f"https://127.0.0.1:{wifi.port}"), 360, 640)
-        referee.open(f"/organiser.html#referee={code}")
+        # The QR code's way in: the trust steps, whose button leads on to the referee's page.
+        referee.open(f"/trust.html#referee={code}")
+        referee.wait(lambda: referee.find("#organiser-link").get_attribute("href").endswith(f"/organiser.html#referee={code}"),
+                     5, "the trust page's link")
+        assert referee.text("#organiser-link") == "Open the pitch's scoring page"
+        tap(referee, "#organiser-link")
         referee.wait(lambda: referee.find("#referee-start").is_displayed(), 15, "the pitch's next match")
         assert referee.text("header.bar h1") == "Referee" and referee.text("#referee-title") == "North pitch"
         assert referee.text("#referee-label") == "Scoring as North pitch referee"
