@@ -56,8 +56,4 @@ struct RefereeRegistry: Equatable {
     mutating func addSession(tokenHash: String, link: RefereeLink.ID) { sessions[tokenHash] = link }
 
     mutating func removeSession(tokenHash: String) { sessions[tokenHash] = nil }
-
-    static func == (lhs: RefereeRegistry, rhs: RefereeRegistry) -> Bool {
-        lhs.links == rhs.links && lhs.sessions == rhs.sessions
-    }
 }

@@ -26,7 +26,7 @@ enum RefereeLinksMigration {
                 token_hash TEXT NOT NULL PRIMARY KEY,
                 link_id INTEGER NOT NULL REFERENCES referee_links (id) ON DELETE CASCADE,
                 created_at INTEGER NOT NULL
-            ) WITHOUT ROWID;
+            );
             CREATE INDEX referee_sessions_by_link ON referee_sessions (link_id);
             """)
     }

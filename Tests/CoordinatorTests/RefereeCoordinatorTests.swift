@@ -168,6 +168,20 @@ final class RefereeCoordinatorTests: XCTestCase {
         guard case .send(referee, .error(.forbidden, _, "o", _))? = organisers.first else { return XCTFail("\(organisers)") }
     }
 
+    func testTheWatchingDoorReadsNoCodeAndMakesNoLink() {
+        let code = link().code
+        let door = ConnectionID(30)
+        harness.send(.clientConnected(door, address: "10.0.0.30", door: .spectator), exhaustivity: .off)
+        let hello = harness.message(door, ["type": "referee", "id": "r", "code": .string(code)], exhaustivity: .off)
+        guard case .send(door, .error(.tlsRequired, _, "r", _))? = hello.first else { return XCTFail("\(hello)") }
+        let made = harness.message(door, ["type": "command", "id": "c", "action": ["kind": "createRefereeLink", "pitch": 2]],
+                                   exhaustivity: .off)
+        guard case .send(door, .rejected("c", let rejection, _))? = made.first else { return XCTFail("\(made)") }
+        XCTAssertEqual(rejection.reason.key, .watchingAddress)
+        XCTAssertEqual(try harness.store.refereeLinks().count, 1)
+        XCTAssertEqual(try harness.store.refereeSessions().count, 0)
+    }
+
     func testTwoPhonesOfOneLinkAreOnePersonForTheDuplicateQuestion() {
         let code = link().code
         let (first, _, _) = phone(5, code: code)

@@ -144,7 +144,7 @@ final class MigrationTests: XCTestCase {
         let first = try open().load()
         let second = try open().load()
         XCTAssertEqual(first, second)
-        XCTAssertEqual(try migrations(), ["activity-sentence-keys", "tournaments", "v1", "v2-pitches-and-records", "v3-organisers", "v3-sunday-pitch-last-result"])
+        XCTAssertEqual(try migrations(), ["activity-sentence-keys", "tournaments", "v1", "v2-pitches-and-records", "v3-organisers", "v3-sunday-pitch-last-result", "v5-referee-links"])
         let queue = try DatabaseQueue(path: database)
         defer { try? queue.close() }
         try queue.read { db in
@@ -186,7 +186,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(loaded.state, expected, "a reopening keeps the new records rather than replaying them")
         XCTAssertEqual(try reopened.reply(organiser: "ann", commandID: "after-migration"), .ack(version: 41))
         XCTAssertEqual(try reopened.allHistory().map(\.id), [ended.id] + expectedHistory.map(\.id))
-        XCTAssertEqual(try migrations(), ["activity-sentence-keys", "tournaments", "v1", "v2-pitches-and-records", "v3-organisers", "v3-sunday-pitch-last-result"])
+        XCTAssertEqual(try migrations(), ["activity-sentence-keys", "tournaments", "v1", "v2-pitches-and-records", "v3-organisers", "v3-sunday-pitch-last-result", "v5-referee-links"])
     }
 
     func testTheFixtureItselfIsNeverWritten() throws {

@@ -38,7 +38,7 @@ final class PitchLastResultMigrationTests: FixtureMigrationTestCase {
         let queue = try DatabaseQueue(path: database)
         defer { try? queue.close() }
         let applied = try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        XCTAssertEqual(applied, ["activity-sentence-keys", "tournaments", "v1", "v2-pitches-and-records", "v3-organisers", "v3-sunday-pitch-last-result"])
+        XCTAssertEqual(applied, ["activity-sentence-keys", "tournaments", "v1", "v2-pitches-and-records", "v3-organisers", "v3-sunday-pitch-last-result", "v5-referee-links"])
         try queue.read { db in
             XCTAssertTrue(try db.columns(in: "organisers").contains { $0.name == "owner" }, "the accounts step ran after")
             let kept = try Row.fetchAll(db, sql: "SELECT id, name, gather_json FROM pitches ORDER BY id")

@@ -28,6 +28,10 @@ final class TournamentsMigrationTests: FixtureMigrationTestCase {
         defer { try? queue.close() }
         var after = try queue.read(everyRow)
         XCTAssertEqual(after.removeValue(forKey: "tournaments"), [], "a new, empty table", file: file, line: line)
+        // Referee links (a later migration): new tables, empty.
+        for table in ["referee_links", "referee_sessions"] {
+            XCTAssertEqual(after.removeValue(forKey: table), [], "a new, empty \(table)", file: file, line: line)
+        }
         // The keyed sentence of an activity row and of a kept answer (a later migration) is a new
         // column, empty in every old row.
         for table in ["journal", "replies"] {
