@@ -45,6 +45,7 @@ const SHELL = [
   "/js/organiser-tournament.js", "/js/organiser-tournament-create.js", "/js/organiser-tournament-day.js",
   "/js/spectator-tournament.js", "/js/scoreboard-tournament.js",
   "/js/spectator.js", "/js/spectator-match.js", "/js/spectator-cards.js", "/js/spectator-table.js", "/js/wake.js",
+  "/css/referees.css", "/js/referee.js", "/js/referee-match.js", "/js/organiser-referees.js", "/js/organiser-referee-sheet.js",
   "/manifest.webmanifest",
   "/i18n/manifest.es.webmanifest", "/i18n/manifest.pt.webmanifest", "/i18n/manifest.fr.webmanifest",
   "/i18n/manifest.de.webmanifest", "/i18n/manifest.it.webmanifest",

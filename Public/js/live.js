@@ -13,9 +13,12 @@ import { Session } from "./live-session.js";
 import { CommandQueue } from "./live-commands.js";
 
 export class LiveClient {
+  /** `refereeCode`: a referee's page (organiser.html#referee=CODE), which signs in with the link's code. */
   constructor({ onChange = () => {}, onTick = () => {}, onPresence = () => {}, onSession = () => {},
-                onStatus = () => {}, onNotice = () => {}, onPending = () => {}, onLink = () => {} } = {}) {
-    Object.assign(this, { onTick, onPresence, onNotice, onLink });
+                onStatus = () => {}, onNotice = () => {}, onPending = () => {}, onLink = () => {}, onReferees = () => {},
+                refereeCode = null } = {}) {
+    Object.assign(this, { onTick, onPresence, onNotice, onLink, onReferees });
+    this.referees = null; // organisers: the last `referees` message (the live links, those with a phone on them)
     this.clubDates = [];       // organisers only: the club's verified lists (clubDates)
     this.onClubDates = () => {};
     this.relay = false;        // welcome.relay: a read-only relay of the venue's stream
@@ -28,8 +31,8 @@ export class LiveClient {
       resumeQuery: () => this.cache.resumeQuery(),
     });
     this.cache = new StateCache(onChange);
-    this.session = new Session({ send: (message) => this.socket.send(message), onSession });
-    this.commands = new CommandQueue((message) => this.session.role === "organiser" && this.socket.send(message), onPending);
+    this.session = new Session({ send: (message) => this.socket.send(message), onSession, refereeCode });
+    this.commands = new CommandQueue((message) => this.session.canCommand && this.socket.send(message), onPending);
     this.socket.connect();
   }
 
@@ -40,6 +43,8 @@ export class LiveClient {
   get username() { return this.session.username; }
   get inviteCode() { return this.session.inviteCode; }
   get owner() { return this.session.owner; }
+  /** A referee's pitch (its session's `pitch`), else null. */
+  get refereePitch() { return this.session.pitch; }
 
   /**
    * Shows the last snapshot (and organiser session) this browser saw, until the server answers.
@@ -97,9 +102,13 @@ export class LiveClient {
         this.clubDates = Array.isArray(message.clubDates) ? message.clubDates.slice(0, 20) : [];
         this.onClubDates(this.clubDates);
         break;
+      case "referees":
+        this.referees = message;
+        this.onReferees(message);
+        break;
       case "session":
         this.session.received(message);
-        if (this.session.role === "organiser") this.commands.resendAll();
+        if (this.session.canCommand) this.commands.resendAll();
         break;
       case "ack":
       case "rejected":
@@ -126,6 +135,12 @@ export class LiveClient {
   logout() {
     this.commands.clear();
     this.session.logout();
+  }
+
+  /** A referee's page asks again with its link's code (after "in use" or "too many attempts", or after leaving). */
+  refereeAgain() {
+    this.session.ended = null;
+    if (this.socket.status === "live") this.session.openAsReferee();
   }
 
   /** Resolves with the server's `ack` or `rejected`; survives reconnects and page reloads. */

@@ -14,6 +14,8 @@ import { StandingsTable } from "./spectator-table.js";
 import { AccountsView, sessionEndedText } from "./organiser-accounts.js";
 import { ActivityView } from "./organiser-activity.js";
 import { TournamentTab } from "./organiser-tournament.js";
+import { RefereesView } from "./organiser-referees.js";
+import { refereeCodeIn, startRefereePage } from "./referee.js";
 
 // MARK: - Feedback
 
@@ -37,10 +39,15 @@ async function perform(action) {
 
 // Set while the page is built: restoring the last state renders (and signs in) before
 // startPage returns.
-let live, tabs, pitches, players, gather, wake, accounts, activity, tournament;
+let live, tabs, pitches, players, gather, wake, accounts, activity, tournament, referees;
 const currentPitch = () => pitches.current;
 
-startPage((client) => {
+// A referee's link (#referee=CODE) opens the one-pitch scoring view instead of the console.
+const refereeCode = refereeCodeIn();
+if (refereeCode === null) startPage(buildConsole);
+else live = startRefereePage(refereeCode);
+
+function buildConsole(client) {
   live = client;
   tabs = new Tabs($("[role=tablist]"), (name) => {
     keepAwakeWhileTimerRuns();
@@ -59,6 +66,13 @@ startPage((client) => {
   const table = new StandingsTable();
   // "Start match" and "Open match" take the console to that pitch's match.
   tournament = new TournamentTab(live, perform, (pitch) => { pitches.choose(pitch); tabs.select("gather"); });
+  referees = new RefereesView(live, perform, (title, text, action) => accounts.confirm(title, text, action));
+  // On a tournament day the organiser is on the Tournament tab: the Referees card is one tap away.
+  $("#tournament-referees").addEventListener("click", () => {
+    tabs.select("invite");
+    referees.root.scrollIntoView({ block: "start" });
+    $("#referees-title").focus();
+  });
 
   function render(state) {
     pitches.render(state);
@@ -69,6 +83,7 @@ startPage((client) => {
     gather.render(state);
     table.render(state);
     tournament.render(state);
+    referees.render(state);
     announcer.update(state, [currentPitch()]);
     keepAwakeWhileTimerRuns();
   }
@@ -80,10 +95,12 @@ startPage((client) => {
     onPresence: (presence) => {
       const others = presence.organisers.length ? presence.organisers.join(", ") : t("org.nobody");
       $("#presence").textContent = t("org.presence", { others, count: presence.spectators });
+      referees.showPresence(presence.referees);
     },
+    onReferees: (message) => referees.showLinks(message),
     onNotice: (text) => notify(text),
   };
-});
+}
 
 /** The organiser watching the gather screen during a running timer must not see it go dark. */
 function keepAwakeWhileTimerRuns() {

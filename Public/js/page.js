@@ -14,9 +14,11 @@ export const CLOCK_MS = 250;
 /**
  * `build(live)` makes the page's views and returns its handlers: `onChange(state)`,
  * `renderClocks()` (called every CLOCK_MS once a state is known), and optionally `onTick`,
- * `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue). Returns the live client.
+ * `onSession`, `onPresence`, `onNotice`, `onPending`, `onLink` (a relay's link to the venue), `onReferees`
+ * (organisers: the referee links). Returns the live client.
+ * `refereeCode`: the page is a referee's, signing in with that link's code (live-session.js).
  */
-export function startPage(build) {
+export function startPage(build, { refereeCode = null } = {}) {
   keepShellOffline();
   localisePage();
   let page = {};
@@ -35,12 +37,14 @@ export function startPage(build) {
     onPresence: (presence) => page.onPresence && page.onPresence(presence),
     onNotice: (text) => page.onNotice && page.onNotice(text),
     onPending: (messages) => page.onPending && page.onPending(messages),
+    onReferees: (message) => page.onReferees && page.onReferees(message),
     onLink: (link) => {
       linkChanged(link);
       showPill();
       if (page.onLink) page.onLink(link);
       if (live.state) page.onChange(live.state, live.version); // the "as of" lines, and back to the truth
     },
+    refereeCode,
   });
   page = build(live);
   setInterval(() => { if (live.state) page.renderClocks(); }, CLOCK_MS);

@@ -26,11 +26,16 @@ async function showFingerprint() {
 showFingerprint();
 
 // An invite QR code carries the code after '#' (never sent to the server): hand it on to the
-// organiser page, which fills it into "New organiser".
+// organiser page, which fills it into "New organiser". A referee link's code goes on the same way,
+// to the page's one-pitch scoring view.
 function handOnInvite() {
-  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-  $("#organiser-link").href = invite && /^[A-Za-z0-9_-]{8,64}$/.test(invite)
-    ? `/organiser.html#invite=${encodeURIComponent(invite)}` : "/organiser.html";
+  const fields = new URLSearchParams(location.hash.slice(1));
+  const invite = fields.get("invite");
+  const referee = fields.get("referee");
+  const refereeing = !!referee && /^[A-Za-z0-9_-]{16,64}$/.test(referee);
+  $("#organiser-link").href = refereeing ? `/organiser.html#referee=${referee}`
+    : invite && /^[A-Za-z0-9_-]{8,64}$/.test(invite) ? `/organiser.html#invite=${encodeURIComponent(invite)}` : "/organiser.html";
+  $("#organiser-link").textContent = t(refereeing ? "ref.open_scoring" : "trust.open_organiser");
 }
 handOnInvite();
 addEventListener("hashchange", handOnInvite);

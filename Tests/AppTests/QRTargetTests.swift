@@ -85,6 +85,22 @@ final class QRTargetTests: XCTestCase {
         XCTAssertNotEqual(svg(links, "invite=KEEPME12"), svg(links, "invite=ROTATED9"))
     }
 
+    /// A referee's link: like the invite, the trust steps on the door first, which hand the code on
+    /// to the organiser page's one-pitch view; only a well-formed code is drawn, and none is kept.
+    func testARefereeLinksQRLeadsToTheTrustStepsWithItsCode() throws {
+        let code = "q3Zp8Xv1Lk2Mn4Bb6Cc7Dd"
+        XCTAssertEqual(ServerLinks.qrTarget(query: "referee=" + code), .referee(code))
+        XCTAssertEqual(ServerLinks.qrTarget(query: "referee=short"), .spectator(pitch: nil), "16–64 characters")
+        XCTAssertEqual(ServerLinks.qrTarget(query: "referee=q3Zp8Xv1Lk2Mn4Bb%2F7Dd"), .spectator(pitch: nil), "base64url only")
+        XCTAssertEqual(ServerLinks.qrTarget(query: "referee=" + String(repeating: "A", count: 65)), .spectator(pitch: nil))
+        let links = links()
+        XCTAssertEqual(links.url(of: .referee(code)), "http://192.168.1.20:8080/trust.html#referee=" + code)
+        XCTAssertEqual(svg(links, "referee=" + code), QRCode.svg(for: "http://192.168.1.20:8080/trust.html#referee=" + code))
+        XCTAssertEqual(self.links(localCA: false).url(of: .referee(code)),
+                       "https://192.168.1.20:8443/organiser.html#referee=" + code, "nothing to trust: straight to the page")
+        XCTAssertNotEqual(svg(links, "referee=" + code), svg(links, "referee=Q3Zp8Xv1Lk2Mn4Bb6Cc7Dd"))
+    }
+
     /// A tournament's team: the spectator page following it, on the plain door; ids are 1–64.
     func testATeamsQRFollowsThatTeam() throws {
         XCTAssertEqual(ServerLinks.qrTarget(query: "team=7"), .team(7))

@@ -158,3 +158,93 @@ def test_an_acked_result_survives_a_kill_minus_nine_whole_and_a_refused_one_left
             assert pitch_gather(viewer.snapshot, 1) is None
             await viewer.close()
         run(after_second_kill())
+
+
+TEAMS16 = ["Reds", "Blues", "Greens", "Golds", "Whites", "Blacks", "Oranges", "Purples",
+           "Silvers", "Browns", "Pinks", "Navies", "Limes", "Teals", "Maroons", "Ambers"]
+
+
+def test_a_sixteen_team_day_on_four_pitches_scored_by_two_referees_and_one_organiser():
+    """The venue's day (issue 42): 4 groups of 4, quarter-finals, semi-finals, third place and the
+    final, 32 matches on 4 pitches; pitches 1 and 2 are kept by two referee links (each match
+    started, timed, scored and ended from the referee's connection, a level knockout match with
+    its penalties), pitches 3 and 4 by the organiser, from creation to champion. Every result is
+    the one its scorer sent, and the activity names each referee for its pitch's goals."""
+    with GatherServer() as server:
+        async def day():
+            ann = await signed_in(server, "ann")
+            for name in ("Pitch 2", "Pitch 3", "Pitch 4"):
+                await acked(ann, {"kind": "addPitch", "name": name})
+            await acked(ann, create_action(TEAMS16, groups=4, advance=2, pitches=[1, 2, 3, 4], matchMinutes=1, thirdPlace=True,
+                                           breakMinutes=0))
+            cup = tournament(ann)
+            assert len(cup["matches"]) == 32
+            referees = {}
+            for pitch, label in ((1, "Ref North"), (2, "Ref South")):
+                reply = await acked(ann, {"kind": "createRefereeLink", "pitch": pitch, "label": label, "hours": 6})
+                code = reply["result"]["url"].split("#referee=")[1]
+                phone = await Live.connect(server)
+                await phone.next()
+                await phone.send({"type": "referee", "id": f"ref-{pitch}", "code": code})
+                session = await phone.session_reply(f"ref-{pitch}")
+                assert (session.get("role"), session.get("pitch")) == ("referee", pitch), session
+                referees[pitch] = (phone, label)
+            north, _ = referees[1]
+            await rejected(north, {"kind": "score", "team": "A", "delta": 1, "pitch": 3}, "forbidden")
+            await rejected(north, {"kind": "cancelTournament"}, "forbidden")
+
+            by_pitch = {1: [], 2: [], 3: [], 4: []}
+            latest = ann.version
+
+            async def send(live, action):
+                """Each scorer sends from the newest state (as a phone that saw every change does)."""
+                nonlocal latest
+                await live.wait_snapshot(latest)
+                reply = await acked(live, action)
+                latest = max(latest, reply["version"])
+
+            while True:
+                await ann.wait_snapshot(latest)
+                cup = tournament(ann)
+                if cup["phase"] == "finished":
+                    break
+                ready = [m for m in cup["matches"] if m["status"] == "scheduled" and m["home"] is not None
+                         and m["away"] is not None]
+                assert ready, "a match can always be played until the champion"
+                m = min(ready, key=lambda m: (m["plannedAt"], m["id"]))
+                scorer = referees[m["pitch"]][0] if m["pitch"] in referees else ann
+                knockout = m["stage"] != "group"
+                home, away = (1, 1) if m["id"] % 5 == 0 else (0, 1) if m["id"] % 3 == 0 else (1, 0)
+                await send(scorer, {"kind": "startMatch", "match": m["id"]})
+                await send(scorer, {"kind": "startTimer", "pitch": m["pitch"]})
+                for side, count in (("A", home), ("B", away)):
+                    for _ in range(count):
+                        await send(scorer, {"kind": "score", "team": side, "delta": 1, "pitch": m["pitch"]})
+                end = {"kind": "endGather", "pitch": m["pitch"]}
+                if knockout and home == away:
+                    end["penalties"] = {"A": 4, "B": 3}
+                await send(scorer, end)
+                by_pitch[m["pitch"]].append((m["id"], home, away, knockout and home == away))
+            await ann.wait_snapshot(latest)
+            done = tournament(ann)
+            assert done["champion"] is not None and all(m["status"] == "finished" for m in done["matches"])
+            assert sum(len(played) for played in by_pitch.values()) == 32
+            assert by_pitch[1] and by_pitch[2], "both referees kept their pitches"
+            for pitch, played in by_pitch.items():
+                for match_id, home, away, shoot_out in played:
+                    result = match(ann, match_id)
+                    assert (result["pitch"], result["score"]) == (pitch, {"home": home, "away": away}), result
+                    assert (result["penalties"] == {"home": 4, "away": 3}) == shoot_out, result
+            request = "activity-1"
+            await ann.send({"type": "activity", "id": request, "limit": 200})
+            items = (await ann.until(lambda m: m.get("id") == request))["items"]
+            goals = {}
+            for item in items:
+                if item["kind"] == "score":
+                    goals.setdefault(item["pitch"], set()).add(item["organiser"])
+            assert goals[1] == {"Ref North"} and goals[2] == {"Ref South"}, goals
+            assert goals[3] == {"ann"} and goals[4] == {"ann"}, goals
+            for phone, _ in referees.values():
+                await phone.close()
+            await ann.close()
+        run(day())

@@ -61,10 +61,13 @@ final class ServerLinks: Sendable {
         hasTrustPage ? spectatorBase(hosts.first ?? "localhost") + "/trust.html" : organiserURL
     }
 
-    /// `/qr.svg`: the spectator page (of one pitch), or the invite for co-organisers.
-    /// Drawn once per target and port.
+    /// `/qr.svg`: the spectator page (of one pitch), the invite for co-organisers, or a referee's
+    /// link. Drawn once per target and port; a referee's code is drawn every time and never kept:
+    /// the server keeps only its hash.
     func qrCodeSVG(query: String?) -> String? {
-        let url = url(of: Self.qrTarget(query: query))
+        let target = Self.qrTarget(query: query)
+        let url = url(of: target)
+        if case .referee = target { return QRCode.svg(for: url) }
         return bound.withLock { bound in
             if let cached = bound.cachedQRCodes[url] { return cached }
             let svg = QRCode.svg(for: url)
@@ -78,6 +81,7 @@ final class ServerLinks: Sendable {
         switch target {
         case .organiser: inviteURL
         case .organiserInvite(let code): inviteURL + "#invite=" + code
+        case .referee(let code): inviteURL + "#referee=" + code
         case .spectator(let pitch): spectatorURL(pitch: pitch)
         case .team(let team): spectatorBase(hosts.first ?? "localhost") + "/?team=\(team)"
         }
@@ -91,17 +95,25 @@ final class ServerLinks: Sendable {
         case spectator(pitch: Int?)
         /// The spectator page following one team of the tournament (the organiser's tab prints one per team).
         case team(Int)
+        /// A referee's link (`createRefereeLink`): like the invite, the trust steps first (the
+        /// referee's phone talks to the TLS port), then the organiser page with the code after '#',
+        /// which opens the one-pitch scoring view; the code never travels in a request from there.
+        case referee(String)
     }
 
     /// `invite=CODE` (8–64 letters, digits, '-' or '_': the organiser page with the code),
-    /// `page=organiser`, `pitch=N` (1–9999), or `team=N` (1–64, a tournament's team); anything else
-    /// is the spectator page.
+    /// `page=organiser`, `pitch=N` (1–9999), `team=N` (1–64, a tournament's team), or `referee=CODE`
+    /// (16–64 of base64url's letters: a referee link's code); anything else is the spectator page.
     static func qrTarget(query: String?) -> QRTarget {
         let pairs = (query ?? "").split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
         // One argument on its own: the transport hands over a single query argument reliably.
         if let code = pairs.first(where: { $0.first == "invite" && $0.count == 2 })?[1], (8...64).contains(code.count),
            code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
             return .organiserInvite(code)
+        }
+        if let code = pairs.first(where: { $0.first == "referee" && $0.count == 2 })?[1], (16...64).contains(code.count),
+           code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+            return .referee(code)
         }
         if pairs.contains(["page", "organiser"]) { return .organiser }
         if let pitch = pairs.first(where: { $0.first == "pitch" && $0.count == 2 }).flatMap({ Int($0[1]) }),
