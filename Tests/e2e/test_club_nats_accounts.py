@@ -8,7 +8,10 @@ in (test passwords, a test CA, loopback ports, and a second club's account), `ga
 leaf as the laptop's user, `gather nats mirror` as the operators, `gather club serve` on a private
 PostgreSQL as the club's user; the refusals are seen by nats-py (not our code).
 
-One hub, leaf, venue and club for the file (a module fixture); the tests run in order."""
+One-server.conf carries the same list and result with the club's account beside the venue's
+(the last test, its own servers).
+
+One hub, leaf, venue and club for the first three tests (a module fixture); they run in order."""
 from __future__ import annotations
 
 import asyncio
@@ -23,6 +26,8 @@ import pytest
 from clublib import Club, new_id, request
 from gatherlib import BINARY, PASSWORD, Live, run
 from natslib import VENUE, NatsServer, provide_venue_key, take_down, venue_server, wait_for
+from stream_accounts import VENUE_PASSWORD as ONE_SERVER_VENUE_PASSWORD
+from stream_accounts import one_server_conf
 from test_club_results import play_sundays_list
 from test_relay_leaf import (ADMIN_PASSWORD, CLUB_ADMIN_PASSWORD, CLUB_PASSWORD, LEAF_PASSWORD, VENUE_ENV, VENUE_LOGIN,
                              Certificates, hub_config, venue_config)
@@ -54,12 +59,23 @@ def operator_mirror(hub_url: str, user: str, password: str, *extra: str, timeout
         time.sleep(0.5)
 
 
-class Deployed:
-    """The hub, the laptop's leaf and `gather serve`, the club, and the operators' mirrors."""
+def one_server() -> NatsServer:
+    """deploy/nats/one-server.conf as stream_accounts fills it in, with the club's passwords."""
+    config = one_server_conf()
+    for old, new in (("CHANGE-ME-club-password", CLUB_PASSWORD), ("CHANGE-ME-club-admin-password", CLUB_ADMIN_PASSWORD)):
+        assert old in config, old
+        config = config.replace(old, new)
+    return NatsServer(config=config)
 
-    def __init__(self, cluster):
+
+class Deployed:
+    """The hub, the laptop's leaf and `gather serve`, the club, and the operators' mirrors; or,
+    `on_one_server`, one-server.conf's single nats-server for the venue and the club."""
+
+    def __init__(self, cluster, on_one_server: bool = False):
         self.certs = Certificates()
-        self.hub = club_hub(self.certs)
+        self.on_one_server = on_one_server
+        self.hub = one_server() if on_one_server else club_hub(self.certs)
         self.cluster = cluster
         self.leaf = self.venue = self.club = None
         self.owner = ""
@@ -68,8 +84,12 @@ class Deployed:
 
     def start(self):
         self.hub.start()
-        self.leaf = NatsServer(config=venue_config(self.hub.leaf_port, self.certs.ca_file)).start()
-        self.venue = venue_server(self.leaf.url, *VENUE_LOGIN, env=VENUE_ENV)
+        if self.on_one_server:
+            self.venue = venue_server(self.hub.url, "--nats-user", "gather",
+                                      env={"GATHER_NATS_PASSWORD": ONE_SERVER_VENUE_PASSWORD})
+        else:
+            self.leaf = NatsServer(config=venue_config(self.hub.leaf_port, self.certs.ca_file)).start()
+            self.venue = venue_server(self.leaf.url, *VENUE_LOGIN, env=VENUE_ENV)
         venue_key = provide_venue_key(self.venue.data_dir)
         # The club as its deployment runs it: the club's user, its password in the environment.
         saved = os.environ.get("GATHER_NATS_PASSWORD")
@@ -89,9 +109,10 @@ class Deployed:
         self.venue.extra_args = (*self.venue.extra_args, "--club", CLUB, "--club-key", club_key,
                                  "--club-domain", "CLUB")
         self.venue.start()
-        # The venue account's mirror of the laptop's stream, then the club account's mirror of that.
-        for user, password, extra in (("admin", ADMIN_PASSWORD, ()), (f"{CLUB}-admin", CLUB_ADMIN_PASSWORD,
-                                                                       ("--for-relays",))):
+        # The venue account's mirror of the laptop's stream (on the hub), then the club account's
+        # mirror of the venue account's stream.
+        mirrors = [("admin", ADMIN_PASSWORD, ())] if not self.on_one_server else []
+        for user, password, extra in (*mirrors, (f"{CLUB}-admin", CLUB_ADMIN_PASSWORD, ("--for-relays",))):
             made = operator_mirror(self.hub.url, user, password, *extra)
             assert made.returncode == 0, (user, made.stderr)
         return self
@@ -179,7 +200,12 @@ async def club_dates_at_the_venue(rig: Deployed) -> list:
 
 
 def test_the_list_reaches_the_venue_and_the_result_reaches_the_club_through_the_deployed_hub(deployed_hub):
-    rig = deployed_hub
+    list_and_result(deployed_hub)
+
+
+def list_and_result(rig: Deployed):
+    """A date's list reaches the venue's organisers; the gather made from it, played and ended,
+    reaches the club as the date played with who attended."""
     started = time.monotonic()
     dates = run(club_dates_at_the_venue(rig))
     print(f"the list at the venue after {time.monotonic() - started:.1f} s")
@@ -196,7 +222,7 @@ def test_the_list_reaches_the_venue_and_the_result_reaches_the_club_through_the_
     assert health["venueResultsApplied"] == 1 and health["venueDropped"] == 0, (health, entry_id)
     assert health["venueNats"] == "connected"
     # Neither the club nor the leaf was refused anything on the way (the permissions are enough).
-    refused = [line for server in (rig.hub, rig.leaf) for line in server.log if "violation" in line.lower()]
+    refused = [line for server in (rig.hub, rig.leaf) if server for line in server.log if "violation" in line.lower()]
     assert not refused, refused
     rig.club.assert_no_secret_printed()
     assert CLUB_PASSWORD not in rig.club.printed()
@@ -272,3 +298,11 @@ def test_the_venues_users_cannot_publish_the_clubs_lists(deployed_hub):
         assert rig.venue.health()["clubDropped"] == 0
 
     run(scenario())
+
+
+def test_one_server_carries_the_list_and_the_result_too(club_postgres):
+    rig = Deployed(club_postgres, on_one_server=True)
+    try:
+        list_and_result(rig.start())
+    finally:
+        rig.cleanup()
