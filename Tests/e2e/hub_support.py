@@ -13,8 +13,8 @@ import time
 from gatherlib import BINARY, GatherServer
 from natslib import NatsServer, RelayProcess, read_subject, venue_key
 # The filled-in deploy files and the test CA of the leaf-link tests, reused as they are.
-from test_relay_leaf import (ADMIN_PASSWORD, LEAF_PASSWORD, RELAY_PASSWORD, RELAYS_ADMIN_PASSWORD,  # noqa: F401
-                             Certificates, deployed)
+from test_relay_leaf import (ADMIN_PASSWORD, CLUB_ADMIN_PASSWORD, CLUB_PASSWORD, LEAF_PASSWORD,  # noqa: F401
+                             RELAY_PASSWORD, RELAYS_ADMIN_PASSWORD, Certificates, deployed)
 
 ROUTE_PASSWORD = "route-secret-8d31"
 VENUE = "riverside"
@@ -40,6 +40,8 @@ def hub_conf(certs: Certificates, store: str, leaf_port: str | int = "LEAF_PORT"
         "CHANGE-ME-admin-password": ADMIN_PASSWORD,
         "CHANGE-ME-relay-password": RELAY_PASSWORD,
         "CHANGE-ME-relays-admin-password": RELAYS_ADMIN_PASSWORD,
+        "CHANGE-ME-club-password": CLUB_PASSWORD,
+        "CHANGE-ME-club-admin-password": CLUB_ADMIN_PASSWORD,
     })
 
 

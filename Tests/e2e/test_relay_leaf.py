@@ -33,6 +33,9 @@ ADMIN_PASSWORD = "admin-secret-5e0a"
 RELAY_PASSWORD = "relay-secret-c4d9"
 RELAYS_ADMIN_PASSWORD = "relays-admin-secret-6a1e"
 OTHER_PASSWORD = "other-secret-2b88"
+# The club's account in hub.conf (Tests/e2e/test_club_nats_accounts.py runs the club with them).
+CLUB_PASSWORD = "club-secret-4f17"
+CLUB_ADMIN_PASSWORD = "club-admin-secret-9d02"
 # `gather serve`'s local user on the laptop's nats-server (venue.conf has no anonymous access).
 VENUE_PASSWORD = "venue-secret-93fa"
 VENUE_LOGIN = ("--nats-user", "gather")
@@ -65,6 +68,8 @@ def hub_config(certs: "Certificates") -> str:
         "CHANGE-ME-admin-password": ADMIN_PASSWORD,
         "CHANGE-ME-relay-password": RELAY_PASSWORD,
         "CHANGE-ME-relays-admin-password": RELAYS_ADMIN_PASSWORD,
+        "CHANGE-ME-club-password": CLUB_PASSWORD,
+        "CHANGE-ME-club-admin-password": CLUB_ADMIN_PASSWORD,
         "accounts {": 'accounts {\n  OTHER: { jetstream: enabled, users: [ { user: other, password: "%s" } ] }'
                       % OTHER_PASSWORD,
     })
