@@ -43,11 +43,12 @@ def browsers():
 # The parallel phase hands out whole files in collection order; the few that take longest start
 # first, so none of them begins last and keeps one worker busy after the others are done.
 # (Measured with --durations; a file not named here keeps its alphabetical place after these.)
-LONGEST_FIRST = ("test_pages_a11y.py", "test_pages_languages_tournament.py", "test_pages_pitches_views.py",
+LONGEST_FIRST = ("test_pages_venue_overview.py", "test_pages_a11y.py", "test_pages_tournament_first.py", "test_pages_languages_tournament.py", "test_pages_pitches_views.py",
                  "test_pages_sunday.py", "test_durability.py", "test_pages_tournament.py", "test_pages_small_phones.py",
-                 "test_pages_pitches.py", "test_pages_venue_overview.py", "test_tap_targets.py", "test_organisers.py",
+                 "test_pages_pitches.py", "test_tap_targets.py", "test_organisers.py",
                  "test_pages_small_things.py", "test_pages_organisers.py", "test_pages_languages.py",
-                 "test_hardening.py")
+                 "test_hardening.py", "test_pages_referees.py", "test_club_pages.py", "test_club_race.py",
+                 "test_club_mail.py", "test_club_list.py")
 
 
 def pytest_collection_modifyitems(session, config, items):
