@@ -19,8 +19,6 @@ export class LiveClient {
                 refereeCode = null } = {}) {
     Object.assign(this, { onTick, onPresence, onNotice, onLink, onReferees });
     this.referees = null; // organisers: the last `referees` message (the live links, those with a phone on them)
-    this.clubDates = [];       // organisers only: the club's verified lists (clubDates)
-    this.onClubDates = () => {};
     this.relay = false;        // welcome.relay: a read-only relay of the venue's stream
     this.offsetMs = 0; // server clock minus ours, from welcome.serverTime
     this.requests = new Map(); // account/activity request id -> resolve
@@ -38,6 +36,11 @@ export class LiveClient {
 
   get state() { return this.cache.state; }
   get version() { return this.cache.version; }
+  /** Organisers only: the club's verified lists, a member of their state (docs/PROTOCOL.md §21.3). */
+  get clubDates() {
+    const lists = this.cache.state && this.cache.state.clubDates;
+    return Array.isArray(lists) ? lists.slice(0, 20) : [];
+  }
   get status() { return this.socket.status; }
   get role() { return this.session.role; }
   get username() { return this.session.username; }
@@ -97,10 +100,6 @@ export class LiveClient {
         break;
       case "presence":
         this.onPresence(message);
-        break;
-      case "clubDates":
-        this.clubDates = Array.isArray(message.clubDates) ? message.clubDates.slice(0, 20) : [];
-        this.onClubDates(this.clubDates);
         break;
       case "referees":
         this.referees = message;

@@ -57,7 +57,6 @@ function buildConsole(client) {
   pitches = new PitchSwitcher(live, perform, () => { if (live.state) render(live.state); },
     (name) => notify(t("org.pitch_added", { pitch: name }), "info"));
   players = new PlayersView(live, perform, () => tabs.select("gather"), currentPitch);
-  live.onClubDates = () => { if (live.state) players.render(live.state); else players.renderClubLists(); };
   gather = new GatherView(live, perform, currentPitch);
   wake = new ScreenWake();
   accounts = new AccountsView(live, notify);

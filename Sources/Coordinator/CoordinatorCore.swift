@@ -32,9 +32,6 @@ public final class CoordinatorCore {
 
     var connections: [ConnectionID: Connection] = [:]
     var presence = PresenceLine()
-    /// The member links organisers were last sent with the club's lists.
-    var sentClubLinks: [String: Player.ID] = [:]
-    var sentClubLists: [ClubDateList] = []
     /// The parent's own decisions (a message that could not be read or was sent too fast).
     var ownTally = DecisionTally()
     let environment: CoordinatorEnvironment
@@ -96,35 +93,7 @@ public final class CoordinatorCore {
         }
         referees.settle(into: &effects)
         updatePresence(into: &effects)
-        shareClubDates(into: &effects)
         return effects
-    }
-
-    /// Organisers (only) are sent the club's lists: each newly signed-in organiser, and every
-    /// organiser when a list arrived or a change linked members to players.
-    private func shareClubDates(into effects: inout [Effect]) {
-        guard !match.state.clubDates.isEmpty else { return }
-        let links = Dictionary(match.state.players.compactMap { player in player.memberId.map { ($0, player.id) } },
-                               uniquingKeysWith: min)
-        var everyone = false
-        if links != sentClubLinks || match.state.clubDates != sentClubLists {
-            sentClubLinks = links
-            sentClubLists = match.state.clubDates
-            everyone = true
-        }
-        let message = ServerMessage.clubDates(lists: match.state.clubDates, players: match.state.players,
-                                              now: environment.now())
-        if everyone {
-            for client in connections.keys.sorted() where accounts.organiser(client) != nil {
-                effects.append(.send(client, message))
-            }
-            return
-        }
-        let granted = effects.compactMap { effect -> ConnectionID? in
-            if case .send(let client, .session(let grant?)) = effect, grant.username.isEmpty == false { return client }
-            return nil
-        }
-        for client in granted { effects.append(.send(client, message)) }
     }
 
     /// A request from the laptop (`gather organisers …`), answered through the accounts.

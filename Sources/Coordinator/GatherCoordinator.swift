@@ -39,8 +39,9 @@ public final class GatherCoordinator: TransportSource, Sendable {
         let core: CoordinatorCore
         /// The last published version's rendering, for `StateRenderer` to patch the next one from.
         var lastRendering: StateRendering?
-        /// While referee links exist: what organisers' state and presence add (docs/PROTOCOL.md §20),
-        /// and the last organisers' rendering to patch from.
+        /// While referee links exist: what organisers' state and presence add (docs/PROTOCOL.md §20).
+        /// The last organisers' rendering to patch from: nil while organisers read the shared
+        /// frames (no links and no club list held, §21.3).
         var organiserView: (referees: JSONValue, connected: [Int])?
         var lastOrganiserRendering: StateRendering?
         /// Connections the Transport was told are organisers (`setAudience`), so it is told only of changes.
@@ -237,8 +238,9 @@ public final class GatherCoordinator: TransportSource, Sendable {
                                                     after: confined.value.lastRendering, epoch: environment.epoch)
                 confined.value.lastRendering = rendered.rendering
                 deliveries.append(.publishState(rendered.frames))
-                if let view = confined.value.organiserView {
-                    deliveries.append(organiserState(version: version, state: state, now: now, view: view,
+                let extra = organiserExtra(state, now: now)
+                if !extra.isEmpty {
+                    deliveries.append(organiserState(version: version, state: state, now: now, extra: extra,
                                                      patchingFrom: confined.value.lastOrganiserRendering))
                 }
                 exports.follow(state)
@@ -253,14 +255,29 @@ public final class GatherCoordinator: TransportSource, Sendable {
                                                                                    spectators: spectators,
                                                                                    remote: remote))))
                 confined.value.presence = (organisers, spectators, remote)
-                if let view = confined.value.organiserView { deliveries.append(organiserPresence(view)) }
+                if let view = confined.value.organiserView {
+                    deliveries.append(organiserPresence(view))
+                } else if confined.value.lastOrganiserRendering != nil {
+                    deliveries.append(.publishOrganiserPresence(MessagePresenter.bytes(.presence(
+                        organisers: organisers, spectators: spectators, remote: remote))))
+                }
             case .publishReferees(let links, let connected):
                 guard !links.isEmpty else {
                     confined.value.organiserView = nil
+                    let presence = confined.value.presence
+                    let extra = organiserExtra(core.state, now: now)
+                    if !extra.isEmpty {
+                        // Organisers keep their own frames for the club's lists: the same version
+                        // again without the links, and the shared presence on their timeline.
+                        deliveries.append(organiserState(version: core.version, state: core.state, now: now,
+                                                         extra: extra, patchingFrom: nil))
+                        deliveries.append(.publishOrganiserPresence(MessagePresenter.bytes(.presence(
+                            organisers: presence.organisers, spectators: presence.spectators, remote: presence.remote))))
+                        break
+                    }
                     confined.value.lastOrganiserRendering = nil
                     deliveries.append(.clearOrganiserView)
                     // The shared presence again, newer than the organisers' last (which named links).
-                    let presence = confined.value.presence
                     deliveries.append(.publishPresence(MessagePresenter.bytes(.presence(
                         organisers: presence.organisers, spectators: presence.spectators, remote: presence.remote))))
                     break
@@ -268,8 +285,8 @@ public final class GatherCoordinator: TransportSource, Sendable {
                 let view = (referees: JSONValue.array(links.map(MessagePresenter.refereeJSON)), connected: connected)
                 confined.value.organiserView = view
                 // The same version again, with the links: organisers are sent it as a new snapshot.
-                deliveries.append(organiserState(version: core.version, state: core.state, now: now, view: view,
-                                                 patchingFrom: nil))
+                deliveries.append(organiserState(version: core.version, state: core.state, now: now,
+                                                 extra: organiserExtra(core.state, now: now), patchingFrom: nil))
                 deliveries.append(organiserPresence(view))
             case .scheduleCountdown(let pitch, let at):
                 scheduleCountdown(pitch: pitch, at: at)
@@ -305,13 +322,23 @@ public final class GatherCoordinator: TransportSource, Sendable {
         if !deliveries.isEmpty { deliver(deliveries) }
     }
 
-    /// The organisers' frames of a version: the shared state plus the links (§20).
-    private func organiserState(version: Int, state: GatherState, now: Int64,
-                                view: (referees: JSONValue, connected: [Int]), patchingFrom previous: StateRendering?)
-        -> Delivery
+    /// What organisers' state adds to the shared one: the referee links while any exist (§20), and
+    /// the club's lists while the venue holds any (§21.3); empty when organisers read the shared frames.
+    private func organiserExtra(_ state: GatherState, now: Int64) -> [String: JSONValue] {
+        var extra: [String: JSONValue] = [:]
+        if let view = confined.value.organiserView { extra["referees"] = view.referees }
+        if !state.clubDates.isEmpty {
+            extra["clubDates"] = ClubDatesPresenter.json(state.clubDates, players: state.players, now: now)
+        }
+        return extra
+    }
+
+    /// The organisers' frames of a version: the shared state plus `extra` (`organiserExtra`).
+    private func organiserState(version: Int, state: GatherState, now: Int64, extra: [String: JSONValue],
+                                patchingFrom previous: StateRendering?) -> Delivery
     {
         let rendered = StateRenderer.render(version: version, state: state, now: now, after: previous,
-                                            epoch: environment.epoch, extra: ["referees": view.referees])
+                                            epoch: environment.epoch, extra: extra)
         confined.value.lastOrganiserRendering = rendered.rendering
         return .publishOrganiserState(rendered.frames)
     }

@@ -88,17 +88,18 @@ final class MatchCore: CoreScope {
             }
             rescheduleCountdowns(into: &effects)
         case .clubListVerified(let list):
-            holdClubList(list)
+            holdClubList(list, into: &effects)
         }
         return effects
     }
 
-    /// Keeps the list (durable first) when it is newer than the date's held one. Not a new
-    /// version yet: nothing any audience is sent shows it (docs/PROTOCOL.md §21, unfinished).
-    private func holdClubList(_ list: ClubDateList) {
+    /// Keeps the list (durable first) when it is newer than the date's held one, as a new version
+    /// of the state (docs/PROTOCOL.md §21.3): organisers' state gains it; the shared frames carry
+    /// the same state under the new version (the spectators' patch is empty of it).
+    private func holdClubList(_ list: ClubDateList, into effects: inout [Effect]) {
         if let held = state.clubDate(list.date), held.seq >= list.seq { return }
         do {
-            try store.keepClubList(list)
+            try store.keepClubList(list, version: version + 1)
         } catch {
             logger.error("could not keep the club's list", metadata: ["club.date": "\(list.date)", "error": "\(error)"])
             return
@@ -107,6 +108,8 @@ final class MatchCore: CoreScope {
         state.clubDates.append(list)
         state.clubDates.sort { ($0.startsAt, $0.date) < ($1.startsAt, $1.date) }
         state.clubDates = Array(state.clubDates.suffix(ClubDateList.maximumHeld))
+        version += 1
+        effects.append(.publishSnapshot(version: version, state: state))
     }
 
     // MARK: - Durability

@@ -41,8 +41,6 @@ public enum MessagePresenter {
             return AccountPresenter.json(id, reply)
         case .activity(let id, let items):
             return AccountPresenter.json(id, activity: items)
-        case .clubDates(let lists, let players, let now):
-            return ["type": "clubDates", "clubDates": ClubDatesPresenter.json(lists, players: players, now: now)]
         case .sessionEnded(let reason):
             return ["type": "session", "role": .string(Role.spectator.rawValue), "reason": .string(reason.rawValue)]
         case .ackWithResult(let id, let version, let result):

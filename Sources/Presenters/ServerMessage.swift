@@ -49,8 +49,6 @@ public enum ServerMessage: Equatable, Sendable {
     case activity(id: String?, items: [ActivityItem])
     /// The connection is a spectator again because its session was ended from elsewhere.
     case sessionEnded(reason: SessionEndReason)
-    /// Organisers only: the club's verified lists shown now (docs/PROTOCOL.md §21).
-    case clubDates(lists: [ClubDateList], players: [Player], now: Int64)
     /// `createRefereeLink`'s answer: an `ack` with `result` `{id, url}` (docs/PROTOCOL.md §20).
     case ackWithResult(id: String, version: Int, result: JSONValue)
     /// A phone signed in on a referee link: its one pitch, and the token that resumes it.

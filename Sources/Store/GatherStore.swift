@@ -135,8 +135,10 @@ public protocol GatherStore: AnyObject, Sendable {
                 replyKey: String?) throws
     /// Keeps a verified club list (docs/PROTOCOL.md §21), replacing the date's older one: a
     /// restart, or a mirror purged by a forged rollup, never loses Sunday's list. `load` returns
-    /// every kept list in `state.clubDates`.
-    func keepClubList(_ list: ClubDateList) throws
+    /// every kept list in `state.clubDates`. `version`: the state's version the list makes (each
+    /// new list is a new version, docs/PROTOCOL.md §21.3), stored in the same transaction; a
+    /// version not above the stored one is refused, as a commit's is, and nothing is written.
+    func keepClubList(_ list: ClubDateList, version: Int) throws
     /// A final rejection for (organiser, commandID), so a resent id is answered the same way.
     func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws
     /// Every kept answer, in the order they were given (the Coordinator holds them in memory, so

@@ -29,9 +29,9 @@ final class FaultInjectingStore: GatherStore {
         try real.commit(before: before, after: after, entry: entry, amendedHistory: amendedHistory, replyKey: replyKey)
         commits.withLock { $0 += 1 }
     }
-    func keepClubList(_ list: ClubDateList) throws {
+    func keepClubList(_ list: ClubDateList, version: Int) throws {
         try check()
-        try real.keepClubList(list)
+        try real.keepClubList(list, version: version)
     }
     func recordReply(_ reply: StoredReply, organiser: String, commandID: String) throws {
         try check()

@@ -60,13 +60,24 @@ final class ClubListStoreTests: XCTestCase {
 
     func testANewerSeqReplacesAndLoadKeepsTheNewestDates() throws {
         let store = try SQLiteStore.inMemory()
-        try store.keepClubList(list(1, seq: 5))
-        try store.keepClubList(list(1, seq: 4))
+        try store.keepClubList(list(1, seq: 5), version: 1)
+        try store.keepClubList(list(1, seq: 4), version: 2)
         XCTAssertEqual(try store.load().state.clubDates, [list(1, seq: 5)], "an older seq is not written")
-        for date in 2...(ClubDateList.maximumHeld + 5) { try store.keepClubList(list(date, seq: 1)) }
+        for date in 2...(ClubDateList.maximumHeld + 5) { try store.keepClubList(list(date, seq: 1), version: date + 1) }
+        XCTAssertEqual(try store.load().version, ClubDateList.maximumHeld + 6, "each kept list moved the version on")
         let held = try store.load().state.clubDates
         XCTAssertEqual(held.count, ClubDateList.maximumHeld)
         XCTAssertEqual(held.first?.date, "6")
         XCTAssertEqual(held.last?.date, "\(ClubDateList.maximumHeld + 5)")
+    }
+
+    func testAListWhoseVersionIsNotNewerIsRefusedAndNothingIsWritten() throws {
+        let store = try SQLiteStore.inMemory()
+        try store.keepClubList(list(1, seq: 1), version: 3)
+        XCTAssertThrowsError(try store.keepClubList(list(2, seq: 1), version: 3))
+        XCTAssertThrowsError(try store.keepClubList(list(1, seq: 2), version: 2))
+        let loaded = try store.load()
+        XCTAssertEqual(loaded.version, 3)
+        XCTAssertEqual(loaded.state.clubDates, [list(1, seq: 1)])
     }
 }

@@ -194,6 +194,21 @@ class Uplink:
         self.thread.join(5)
 
 
+async def signed_in_v2(server: GatherServer, username: str) -> Live:
+    """A gather.v2 connection logged in as `username`, past its first snapshot."""
+    live = await Live.connect(server, subprotocols=("gather.v2",))
+    await live.next()
+    session = await live.login(username)
+    assert session["type"] == "session", session
+    return live
+
+
+async def holding(live: Live, condition, timeout: float = 5):
+    """Reads on until `condition()` holds of what `live` has read (at once when it already does)."""
+    if not condition():
+        await live.until(lambda _: condition(), timeout)
+
+
 def held_lists(server: GatherServer) -> dict:
     """The club lists the venue keeps in its SQLite (date id -> (seq, list)), read-only."""
     connection = sqlite3.connect(f"file:{server.data_dir}/gather.sqlite?mode=ro", uri=True, timeout=5)
@@ -286,10 +301,25 @@ def test_the_list_reaches_the_laptop_survives_a_cut_uplink_and_a_restart_and_mak
                 assert again["type"] == "rejected" and again["code"] == "conflict", again
                 missing = await live.command({"kind": "selectFromClubDate", "date": "no-such-date", "pitch": 1})
                 assert missing["type"] == "rejected" and missing["code"] == "not_found", missing
-                return state
+                # The organisers' state carries the lists (§21.3), on gather.v1 (this `live`) and gather.v2
+                # alike, with each member now linked to the player the gather made; spectators never see them.
+                await holding(live, lambda: "clubDates" in (live.snapshot or {}))
+                lists_v1 = live.snapshot["clubDates"]
+                organiser_v2 = await signed_in_v2(venue, "captain")
+                spectator = await Live.connect(venue, subprotocols=("gather.v2",))
+                try:
+                    await spectator.next()
+                    await holding(organiser_v2, lambda: "clubDates" in (organiser_v2.snapshot or {}))
+                    lists_v2 = organiser_v2.snapshot["clubDates"]
+                    assert spectator.snapshot is not None and "clubDates" not in spectator.snapshot
+                    assert not any("clubDates" in json.dumps(m) for m in spectator.messages)
+                finally:
+                    await spectator.close()
+                    await organiser_v2.close()
+                return state, lists_v1, lists_v2
             finally:
                 await live.close()
-        state = asyncio.run(check())
+        state, lists_v1, lists_v2 = asyncio.run(check())
         gather = next(p for p in state["pitches"] if p["id"] == 1)["gather"]
         players = {player["id"]: player for player in state["players"]}
         chosen = [players[i] for i in gather["bench"]]
@@ -297,6 +327,11 @@ def test_the_list_reaches_the_laptop_survives_a_cut_uplink_and_a_restart_and_mak
         assert [p["name"] for p in chosen] == expected
         assert [p.get("memberId") for p in chosen] == [week.ids[n] for n in NAMES[:11]] + [None, week.ids[NAMES[11]], None]
         assert gather["clubDate"] == week.date_id
+        by_member = {p["memberId"]: p["id"] for p in chosen if p.get("memberId")}
+        for lists in (lists_v1, lists_v2):
+            shown = next(entry for entry in lists if entry["date"] == week.date_id)
+            assert shown["seq"] == seq and [e["name"] for e in shown["confirmed"]] == NAMES[:12]
+            assert shown["linked"] == by_member, shown["linked"]
     finally:
         for part in (venue, leaf, hub):
             if part is not None:
