@@ -10,6 +10,7 @@ import { fitNames } from "./scoreboard-fit.js";
 import { fullTimeOf, resultNames, scorerNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
 import { asOfText, shownRemainingMs } from "./link-delay.js";
+import { isTournamentPitch } from "./tournament.js";
 
 export class PitchBoard {
   constructor(live, pitchId) {
@@ -44,6 +45,7 @@ export class PitchBoard {
       $("#score-b").textContent = gather.score.B;
     }
     this.gather = gather;
+    this.tournamentPitch = isTournamentPitch(state, this.pitchId);
     document.body.dataset.result = String(!gather && !!result);
     document.body.dataset.finished = String(!!(gather && gather.timer.status === "finished") || !!result);
     this.renderStatus();
@@ -67,7 +69,9 @@ export class PitchBoard {
     if (!gather) {
       // "Full time" is in the clock's place; the line under it says who won and who scored.
       const result = this.result;
-      status.textContent = !result ? t("page.waiting_for_match").replace(/…$/, "")
+      // A pitch of the tournament being played waits for its next match, not for a gather.
+      const waiting = this.tournamentPitch ? "page.waiting_for_tournament_match" : "page.waiting_for_match";
+      status.textContent = !result ? t(waiting).replace(/…$/, "")
         : `${result.winner}${result.goals.length ? ` · ${result.goals.join(", ")}` : ""}`;
       return;
     }

@@ -11,6 +11,7 @@ import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
 import { layOutVenue } from "./scoreboard-venue-layout.js";
 import { asOfText, shownRemainingMs } from "./link-delay.js";
+import { tournamentRunning } from "./tournament.js";
 
 export class VenueBoard {
   constructor(live) {
@@ -30,7 +31,7 @@ export class VenueBoard {
     const byId = playersById(state);
     const venue = $("#venue");
     replace(venue, pitches.length ? pitches.map((pitch) => this.card(pitch, byId, state))
-      : [h("li", { class: "venue-empty" }, t("page.no_match_now"))]);
+      : [h("li", { class: "venue-empty" }, t(tournamentRunning(state) ? "page.no_tournament_match_now" : "page.no_match_now"))]);
     venue.dataset.count = pitches.length;
     this.renderClock();
     this.resize();

@@ -7,6 +7,7 @@ import { pitchById, playersById } from "./state.js";
 import { asOfText, isDelayed, shownRemainingMs } from "./link-delay.js";
 import { fullTimeOf, goalLines, resultNames, winnerText } from "./full-time.js";
 import { paintKits } from "./kit.js";
+import { isTournamentPitch } from "./tournament.js";
 
 const phaseText = { setup: t("page.picking_line_up"), live: t("page.live") };
 const TIMELINE = new Set(["goal", "goalCancelled", "goalRestored", "fullTime"]);
@@ -41,7 +42,9 @@ export function renderMatch(state, pitchId, named) {
   }
   $("#goals-title").textContent = t("page.goals");
   if (!gather) {
-    $("#phase").textContent = pitch ? t("page.no_match_now") : t("page.no_such_pitch");
+    // A pitch of the tournament being played waits for its next match, not for a weekly gather.
+    $("#phase").textContent = !pitch ? t("page.no_such_pitch")
+      : isTournamentPitch(state, pitchId) ? t("page.no_tournament_match_now") : t("page.no_match_now");
     for (const id of ["#score-a", "#score-b"]) $(id).textContent = "0";
     for (const [id, name] of [["#team-a-name", t("page.team_a")], ["#team-b-name", t("page.team_b")], ["#list-a-title", t("page.team_a")], ["#list-b-title", t("page.team_b")]]) $(id).textContent = name;
     replace($("#list-a")); replace($("#list-b")); replace($("#goals"));

@@ -122,3 +122,15 @@ export function calendarLink(teamId, where = location, agent = navigator.userAge
 export function fateClass(row) {
   return row.qualified ? "through" : row.eliminated ? "out" : "";
 }
+
+/** Whether the tournament being played (not finished) uses this pitch: its empty moments then wait for a match, not a gather. */
+export function isTournamentPitch(state, pitchId) {
+  const tournament = state && state.tournament;
+  return !!tournament && tournament.phase !== "finished" && tournament.rules.pitches.includes(pitchId);
+}
+
+/** Whether a tournament is being played at the venue (not finished). */
+export function tournamentRunning(state) {
+  const tournament = state && state.tournament;
+  return !!tournament && tournament.phase !== "finished";
+}

@@ -8,7 +8,8 @@ PostgreSQL following that mirror with the venue's key (`--venue`, `--venue-key`)
 - Sunday: the gather made from the club's list is played and ended while the uplink is cut; within
   10 s of the uplink being back the club shows the date played, who attended, and one no-show
   (a confirmed member left on the bench) beside the name on the organisers' page at 360 px, in
-  all six languages (screenshot club-no-show-mark-360.png).
+  all six languages (screenshot club-no-show-mark-360.png); the played date itself says "played"
+  or "no-show" beside each confirmed name (club-attendance-360.png).
 - The same result replayed (its exact bytes and signature published again) is applied once, and
   again once after the club is killed and started (it reads every result from the start).
 
@@ -335,6 +336,24 @@ def test_the_no_show_mark_beside_the_name_in_six_languages_at_360(pitch):
                 browser.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", row)
                 browser.screenshot("club-no-show-mark-360.png")
                 thumbs_and_axe(browser, 360, "the members with a no-show")
+            # The played date: "played" or "no-show" beside each confirmed name.
+            browser.driver.execute_script("window.scrollTo(0, 0)")
+            browser.click("#show-dates")
+            date_row = f'.date-row[data-date="{pitch.date_id}"]'
+            browser.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", date_row)
+            browser.click(date_row)
+            browser.wait(lambda: browser.find("#date-view").is_displayed()
+                         and browser.find("#date-view .answer-list .attended"), what="the played date's attendance")
+            marks = browser.driver.execute_script("""return Object.fromEntries([...document.querySelectorAll(
+                '#date-view .answer-list li')].filter((li) => li.querySelector('.attended'))
+                .map((li) => [li.firstChild.textContent, li.querySelector('.attended').textContent]));""")
+            played, no_show = words(language)["list.attended"], words(language)["list.no_show"]
+            assert marks == {"Ann": played, "Bob": no_show, "Cid": played}, (language, marks)
+            assert browser.scroll_width() <= 360, f"{language}: the played date scrolls sideways"
+            if language == "en":
+                browser.driver.execute_script("document.querySelector('#date-view .no-show').scrollIntoView({block: 'center'})")
+                browser.screenshot("club-attendance-360.png")
+                thumbs_and_axe(browser, 360, "the played date's attendance")
     finally:
         browser.close()
 

@@ -39,6 +39,13 @@ function mailList(date, nameOf) {
       mail.at ? ` · ${shortWhenText(mail.at)}` : "")))];
 }
 
+/** Once the date is played (docs/PROTOCOL.md §22.3): whether a confirmed member played or did not come. */
+function attendance(answer) {
+  if (typeof answer.attended !== "boolean") return null;
+  return h("span", { class: answer.attended ? "attended" : "attended no-show", dataset: { attended: String(answer.attended) } },
+    t(answer.attended ? "list.attended" : "list.no_show"));
+}
+
 /** The opened date's card. */
 function dateDetail(page, date, close, reload) {
   const members = new Map((page.club.members || []).map((member) => [String(member.id), member]));
@@ -55,7 +62,7 @@ function dateDetail(page, date, close, reload) {
       h("button", { type: "button", id: "date-back", class: "secondary", onclick: close }, t("org.back"))),
     h("p", { class: "when" }, whenText(date.startsAt), date.place ? ` · ${date.place}` : "", statusWord(date)),
     h("p", { class: "count" }, countText({ ...date, waiting: by("waiting").length })),
-    ...section(t("list.confirmed"), by("confirmed").map((answer) => h("li", {}, nameWithGuests(answer)))),
+    ...section(t("list.confirmed"), by("confirmed").map((answer) => h("li", {}, h("span", {}, nameWithGuests(answer)), attendance(answer)))),
     ...section(t("list.offered"), by("offered").map((answer) => h("li", {}, h("span", {}, nameWithGuests(answer)),
       h("span", { class: "left" }, t("list.offer_left", { time: timeText(answer.offerExpiresAt, now) }), " · ",
         h("span", { class: "countdown", dataset: { expires: String(answer.offerExpiresAt) } }, leftText(answer.offerExpiresAt - now)))))),
