@@ -188,13 +188,14 @@ async def club_stream_messages(hub_url: str) -> int:
 
 
 async def club_dates_at_the_venue(rig: Deployed) -> list:
-    """What an organiser signed in at the venue is sent as `clubDates` (waiting for a list)."""
+    """What an organiser signed in at the venue holds in its state's `clubDates` (waiting for a list)."""
     live = await Live.connect(rig.venue)
     try:
         await live.next()
         await live.register("bea")
-        message = await live.until(lambda m: m["type"] == "clubDates" and m["clubDates"], 20)
-        return message["clubDates"]
+        if not (live.snapshot or {}).get("clubDates"):  # the snapshot after signing in may hold it already
+            await live.until(lambda m: m["type"] in ("snapshot", "patch") and (live.snapshot or {}).get("clubDates"), 20)
+        return live.snapshot["clubDates"]
     finally:
         await live.close()
 
