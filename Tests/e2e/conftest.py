@@ -20,10 +20,10 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "timing: asserts a latency, a rate or a deadline; run alone in the serial phase of make test")
     config.addinivalue_line(
-        "markers", "mostly_waits: a timing test that mostly waits (a goal every few seconds over a slow link, a "
-                   "process killed and back, a clock's ticks, a deadline) with bounds of a second or more and a "
-                   "few seconds of CPU: make test runs these one at a time at normal priority beside the "
-                   "parallel phase (nice 10)")
+        "markers", "mostly_waits: a test that mostly waits (a goal every few seconds over a slow link, a "
+                   "process killed and back, a clock's ticks, a deadline, NATS, PostgreSQL or an SMTP server) "
+                   "with bounds of a second or more, if any, and a few seconds of CPU: make test runs these one "
+                   "at a time at normal priority beside the parallel phase (nice 10)")
 
 
 @pytest.fixture()

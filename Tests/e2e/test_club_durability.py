@@ -11,6 +11,11 @@ import time
 from clublib import new_id
 from club_week_support import (add_fixture, add_members, answers_by_member, first_start, fixture_dates,
                                organiser_date)
+import pytest
+
+# Mostly waiting on other processes (NATS, PostgreSQL, an SMTP server, restarts): make test runs it
+# in the serial lane beside the parallel phase (conftest.py).
+pytestmark = pytest.mark.mostly_waits
 
 
 class Answers(threading.Thread):

@@ -39,6 +39,10 @@ from test_club_pages import Week
 from test_tap_targets import MINIMUM
 from uplink_proxy import Faults, UplinkProxy
 
+# Mostly waiting on other processes (NATS, PostgreSQL, an SMTP server, restarts): make test runs it
+# in the serial lane beside the parallel phase (conftest.py).
+pytestmark = pytest.mark.mostly_waits
+
 CLUB = "riverside-fc"
 STREAM = f"CLUB_{CLUB}"
 NAMES = [f"Player {n:02d}" for n in range(1, 15)]

@@ -27,6 +27,10 @@ from clublib import new_id
 from gatherlib import BINARY, PASSWORD
 from pages_support import Browser
 
+# Mostly waiting on other processes (NATS, PostgreSQL, an SMTP server, restarts): make test runs it
+# in the serial lane beside the parallel phase (conftest.py).
+pytestmark = pytest.mark.mostly_waits
+
 HOST = "club.test"
 FROM = "club@example.org"
 EMAILS = {name: f"{name.lower().replace('ç', 'c')}@example.org" for name in ("Ana", "Bea", "Çelik", "Dee", "Eli", "Fay", "Hal")}

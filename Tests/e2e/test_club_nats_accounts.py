@@ -32,6 +32,10 @@ from test_club_results import play_sundays_list
 from test_relay_leaf import (ADMIN_PASSWORD, CLUB_ADMIN_PASSWORD, CLUB_PASSWORD, LEAF_PASSWORD, VENUE_ENV, VENUE_LOGIN,
                              Certificates, hub_config, venue_config)
 
+# Mostly waiting on other processes (NATS, PostgreSQL, an SMTP server, restarts): make test runs it
+# in the serial lane beside the parallel phase (conftest.py).
+pytestmark = pytest.mark.mostly_waits
+
 CLUB = "riverside-fc"
 CLUB_STREAM = f"CLUB_{CLUB}"
 VENUE_STREAM = f"GATHER_{VENUE}"

@@ -24,6 +24,11 @@ from cryptography.x509.oid import NameOID
 
 from gatherlib import BINARY, GatherServer, Live, run, signed_in
 from natslib import NatsServer, RelayProcess, read_subject, take_down, venue_key, wait_for
+import pytest
+
+# Mostly waiting on other processes (NATS, PostgreSQL, an SMTP server, restarts): make test runs it
+# in the serial lane beside the parallel phase (conftest.py).
+pytestmark = pytest.mark.mostly_waits
 
 V2 = ("gather.v2",)
 # The hub logs this once a venue's leaf has passed TLS and authentication (2.9.10).

@@ -16,6 +16,11 @@ from gatherlib import run, signed_in
 from natslib import V2
 from stream_accounts import (STREAM, TICKS, as_relay_user, as_venue_user, follower_of, venue_and_relays, wait_for)
 from stream_trust import verifies
+import pytest
+
+# Mostly waiting on other processes (NATS, PostgreSQL, an SMTP server, restarts): make test runs it
+# in the serial lane beside the parallel phase (conftest.py).
+pytestmark = pytest.mark.mostly_waits
 
 WATCHERS = "gather.riverside.watchers"
 

@@ -13,6 +13,11 @@ from natslib import V2, read_subject
 from stream_accounts import (STATE, STREAM, VENUE_PASSWORD, accounts_server, as_venue_user, read_for, relay,
                              relays_mirror, venue, wait_for)
 from gatherlib import Live
+import pytest
+
+# Mostly waiting on other processes (NATS, PostgreSQL, an SMTP server, restarts): make test runs it
+# in the serial lane beside the parallel phase (conftest.py).
+pytestmark = pytest.mark.mostly_waits
 
 
 def test_a_replayed_snapshot_of_the_previous_run_reaches_no_follower_and_the_relay_says_it_is_behind():

@@ -17,6 +17,10 @@ from natslib import (V2, VENUE, NatsServer, RelayProcess, given_venue_key, relay
                      venue_server, wait_for)
 from test_relay_leaf import VENUE_PASSWORD, Certificates, venue_config
 
+# Mostly waiting on other processes (NATS, PostgreSQL, an SMTP server, restarts): make test runs it
+# in the serial lane beside the parallel phase (conftest.py).
+pytestmark = pytest.mark.mostly_waits
+
 
 async def refused(url: str, **credentials) -> str:
     """The error nats-server answers a connection with; fails the test when it is accepted."""
