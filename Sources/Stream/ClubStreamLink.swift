@@ -140,20 +140,12 @@ public final class ClubStreamLink: Sendable {
             onMessage(Message(subject: message.subject, body: message.data, signature: message.signature,
                               oversized: message.oversized))
         }
-        var options = jsSubOptions()
-        jsSubOptions_Init(&options)
-        options.Ordered = true
-        options.Config.DeliverPolicy = js_DeliverAll
-        options.Config.Heartbeat = 1_000_000_000
-        var errorCode = jsErrCode(0)
-        var subscription: OpaquePointer?
-        let status: natsStatus = stream.withCString { name in
-            options.Stream = name
-            return js_Subscribe(&subscription, handles.jetStream, subject, natsMessageThunk, subscriber.context, nil,
-                                &options, &errorCode)
-        }
-        guard status == NATS_OK, let subscription else {
-            throw NATSFailure("cannot read the stream \(stream) (JetStream error \(errorCode.rawValue))", status)
+        let subscription: OpaquePointer
+        switch subscribeOrderedFromStart(jetStream: handles.jetStream, stream: stream, subject: subject,
+                                         subscriber: subscriber) {
+        case .success(let made): subscription = made
+        case .failure(let failure):
+            throw NATSFailure("cannot read the stream \(stream) (JetStream error \(failure.errorCode))", failure.status)
         }
         _ = natsSubscription_SetPendingLimits(subscription, 10_000, 64 << 20)
         subscriptions.withLock { $0.append(Subscription(handle: subscription, subscriber: subscriber)) }

@@ -40,23 +40,14 @@ extension RelayStream {
         }
         guard let started else { return }
 
-        var options = jsSubOptions()
-        jsSubOptions_Init(&options)
-        options.Ordered = true
-        options.Config.DeliverPolicy = js_DeliverAll
-        // The server's heartbeat on this consumer, 1 s instead of libnats' 5 s: libnats recreates
-        // an ordered consumer after missed heartbeats (checked every two), so when the hub node
-        // holding it dies the relay resumes in seconds, not 10-20 s.
-        options.Config.Heartbeat = 1_000_000_000
-        var errorCode = jsErrCode(0)
-        var subscription: OpaquePointer?
-        let status: natsStatus = configuration.streamName.withCString { stream in
-            options.Stream = stream
-            return js_Subscribe(&subscription, handles.jetStream, configuration.venue.stateSubject, natsMessageThunk,
-                                started.subscriber.context, nil, &options, &errorCode)
-        }
-        guard status == NATS_OK, let subscription else {
-            sayWaiting("the stream \(configuration.streamName) is not there yet (JetStream error \(errorCode.rawValue))")
+        // Heartbeats every second: when the hub node holding the consumer dies the relay resumes
+        // in seconds, not 10-20 s.
+        let subscription: OpaquePointer
+        switch subscribeOrderedFromStart(jetStream: handles.jetStream, stream: configuration.streamName,
+                                         subject: configuration.venue.stateSubject, subscriber: started.subscriber) {
+        case .success(let made): subscription = made
+        case .failure(let failure):
+            sayWaiting("the stream \(configuration.streamName) is not there yet (JetStream error \(failure.errorCode))")
             local.value.replayWanted = true
             return
         }

@@ -158,22 +158,12 @@ public final class VenueResultsFollower: Sendable {
             if local.subscribers.count > 4 { local.subscribers.removeFirst() }
             return subscriber
         }
-        var options = jsSubOptions()
-        jsSubOptions_Init(&options)
-        options.Ordered = true
-        options.Config.DeliverPolicy = js_DeliverAll
-        // The server's heartbeat on the consumer every second: libnats recreates an ordered
-        // consumer that misses them (a hub node gone), so results resume in seconds.
-        options.Config.Heartbeat = 1_000_000_000
-        var errorCode = jsErrCode(0)
-        var subscription: OpaquePointer?
-        let status: natsStatus = configuration.streamName.withCString { stream in
-            options.Stream = stream
-            return js_Subscribe(&subscription, handles.jetStream, configuration.venue.resultsSubject, natsMessageThunk,
-                                subscriber.context, nil, &options, &errorCode)
-        }
-        guard status == NATS_OK, let subscription else {
-            sayWaiting("the stream \(configuration.streamName) is not there yet (JetStream error \(errorCode.rawValue))")
+        let subscription: OpaquePointer
+        switch subscribeOrderedFromStart(jetStream: handles.jetStream, stream: configuration.streamName,
+                                         subject: configuration.venue.resultsSubject, subscriber: subscriber) {
+        case .success(let made): subscription = made
+        case .failure(let failure):
+            sayWaiting("the stream \(configuration.streamName) is not there yet (JetStream error \(failure.errorCode))")
             local.value.readAgain = true
             return
         }
